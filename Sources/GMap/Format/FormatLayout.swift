@@ -1,0 +1,193 @@
+// The `.gmap` file layout: every constant a reader or a writer needs, in one place.
+// Spec/FORMAT.md describes the same layout in prose; keep the two in step.
+
+/// Constants and byte offsets of the `.gmap` format.
+///
+/// All integers are little-endian. A file is a fixed ``headerLength``-byte header, a table of
+/// sections, and the sections themselves, each starting at a multiple of ``sectionAlignment``.
+public enum FormatLayout {
+    /// The eight bytes every `.gmap` file starts with: `0x89 'G' 'M' 'A' 'P' 0x0D 0x0A 0x1A`.
+    public static let magic: [UInt8] = [0x89, 0x47, 0x4D, 0x41, 0x50, 0x0D, 0x0A, 0x1A]
+    /// The major format version this code writes and reads. A file with a larger major version is refused.
+    public static let majorVersion: UInt16 = 1
+    /// The minor format version this code writes. Larger minor versions are readable (they only add).
+    public static let minorVersion: UInt16 = 0
+    /// The size of the fixed header in bytes.
+    public static let headerLength = 64
+    /// The size of one entry of the section table in bytes.
+    public static let sectionEntryLength = 32
+    /// Every section starts at a multiple of this many bytes.
+    public static let sectionAlignment = 8
+    /// The largest number of sections a reader accepts.
+    public static let maximumSectionCount = 64
+
+    /// Byte offsets of the header's fields.
+    public enum Header {
+        /// 8 bytes: ``FormatLayout/magic``.
+        public static let magic = 0
+        /// UInt16: major version.
+        public static let majorVersion = 8
+        /// UInt16: minor version.
+        public static let minorVersion = 10
+        /// UInt32: header length (64).
+        public static let headerLength = 12
+        /// UInt32: number of entries in the section table, which follows the header.
+        public static let sectionCount = 16
+        /// UInt32: quantization, in units per degree (10,000,000 for 1e-7°).
+        public static let unitsPerDegree = 20
+        /// UInt64: the total length of the file in bytes.
+        public static let fileLength = 24
+        /// UInt32: flags, zero in this version.
+        public static let flags = 32
+        /// UInt32: CRC-32 of the header's first 36 bytes followed by the whole section table.
+        public static let headerCRC = 36
+    }
+
+    /// Byte offsets inside one entry of the section table.
+    public enum SectionEntry {
+        /// 4 ASCII bytes naming the section.
+        public static let tag = 0
+        /// UInt32: zero in this version.
+        public static let flags = 4
+        /// UInt64: offset of the section from the start of the file.
+        public static let offset = 8
+        /// UInt64: length of the section in bytes.
+        public static let length = 16
+        /// UInt32: CRC-32 of the section's bytes.
+        public static let crc = 24
+    }
+
+    /// Byte offsets inside the `GRID` section.
+    public enum Grid {
+        /// Int32: longitude of the grid's west edge, in units.
+        public static let originX = 0
+        /// Int32: latitude of the grid's south edge, in units.
+        public static let originY = 4
+        /// UInt32: width of a top-level tile, in units.
+        public static let tileWidth = 8
+        /// UInt32: height of a top-level tile, in units.
+        public static let tileHeight = 12
+        /// UInt32: number of tile columns.
+        public static let columns = 16
+        /// UInt32: number of tile rows.
+        public static let rows = 20
+        /// UInt8: how many parts a split tile is cut into along each axis.
+        public static let splitFactor = 24
+        /// UInt8: the deepest split level the builder wrote.
+        public static let maximumDepth = 25
+        /// UInt32: number of sub-directories after the top-level directory.
+        public static let subdirectoryCount = 28
+        /// Where the top-level directory starts: `columns × rows` UInt32 entries, row-major from the south-west.
+        public static let directory = 32
+    }
+
+    /// Sizes and offsets of one `FEAT` record. The section starts with UInt32 count and UInt32 record length.
+    public enum FeatureRecord {
+        /// The length of the section's preamble (count and record length).
+        public static let preambleLength = 8
+        /// The record length this version writes.
+        public static let length = 40
+        /// UInt32: offset of the id in `STRS`.
+        public static let idOffset = 0
+        /// UInt32: length of the id in bytes.
+        public static let idLength = 4
+        /// UInt32: index of the first property in `PROP`.
+        public static let firstProperty = 8
+        /// UInt32: number of properties.
+        public static let propertyCount = 12
+        /// 4 × Int32: west, south, east, north, in units.
+        public static let boundingBox = 16
+        /// Float64: area in square kilometres, on a sphere of radius 6371.0088 km.
+        public static let area = 32
+    }
+
+    /// Sizes and offsets of one `PROP` record. The section starts with UInt32 count and UInt32 record length.
+    public enum PropertyRecord {
+        /// The length of the section's preamble (count and record length).
+        public static let preambleLength = 8
+        /// The record length this version writes.
+        public static let length = 20
+        /// UInt32: offset of the key in `STRS`.
+        public static let keyOffset = 0
+        /// UInt32: length of the key.
+        public static let keyLength = 4
+        /// UInt32: offset of the value's text in `STRS`.
+        public static let valueOffset = 8
+        /// UInt32: length of the value's text.
+        public static let valueLength = 12
+        /// UInt8: the value's kind (``PropertyKind``).
+        public static let kind = 16
+    }
+
+    /// Sizes and offsets of one `META` record (build facts such as the source file and options).
+    public enum MetadataRecord {
+        /// The length of the section's preamble (count and record length).
+        public static let preambleLength = 8
+        /// The record length this version writes.
+        public static let length = 16
+    }
+}
+
+/// The four-byte names of the sections.
+public enum SectionTag: UInt32, Sendable, CaseIterable {
+    /// The tile grid and its directories.
+    case grid = 0x4449_5247      // "GRID"
+    /// Tile records: the geometry of mixed tiles and lists of covering features.
+    case tiles = 0x454C_4954     // "TILE"
+    /// The feature table.
+    case features = 0x5441_4546  // "FEAT"
+    /// The property table.
+    case properties = 0x504F_5250 // "PROP"
+    /// The string pool (UTF-8).
+    case strings = 0x5352_5453   // "STRS"
+    /// Build metadata: key and value strings.
+    case metadata = 0x4154_454D  // "META"
+
+    /// The tag as four ASCII characters, for messages.
+    public var name: String {
+        var text = ""
+        var value = rawValue
+        for _ in 0..<4 {
+            text.unicodeScalars.append(Unicode.Scalar(UInt8(truncatingIfNeeded: value)))
+            value >>= 8
+        }
+        return text
+    }
+}
+
+/// What a property value was in the source GeoJSON.
+public enum PropertyKind: UInt8, Sendable {
+    /// A JSON string; the text is the string itself.
+    case string = 0
+    /// A JSON number; the text is the number as written in the source.
+    case number = 1
+    /// `true` or `false`; the text is that word.
+    case boolean = 2
+    /// `null`; the text is empty.
+    case null = 3
+    /// An array or object; the text is its compact JSON.
+    case json = 4
+}
+
+/// How one 32-bit tile directory entry is read: the top two bits are the kind, the low 30 the payload.
+public enum TileEntry {
+    /// No feature touches the tile. The whole entry is zero.
+    public static let emptyKind: UInt32 = 0
+    /// One feature covers the whole tile; the payload is its index.
+    public static let coveredKind: UInt32 = 1
+    /// The payload is the byte offset of a tile record in `TILE`.
+    public static let recordKind: UInt32 = 2
+    /// The tile is split; the payload is the index of its sub-directory.
+    public static let splitKind: UInt32 = 3
+    /// The largest payload an entry can hold.
+    public static let maximumPayload: UInt32 = (1 << 30) - 1
+
+    /// Makes an entry from a kind and a payload.
+    @inlinable public static func make(kind: UInt32, payload: UInt32) -> UInt32 {
+        (kind << 30) | (payload & maximumPayload)
+    }
+    /// The kind of an entry.
+    @inlinable public static func kind(of entry: UInt32) -> UInt32 { entry >> 30 }
+    /// The payload of an entry.
+    @inlinable public static func payload(of entry: UInt32) -> UInt32 { entry & maximumPayload }
+}

@@ -1,0 +1,98 @@
+/// One property kept from the source: its key, its value's text, and what kind of JSON value it was.
+public struct Property: Sendable, Hashable {
+    /// The property's key.
+    public var key: String
+    /// The value's text: the string itself, a number as written, `true`/`false`, empty for null, or compact JSON.
+    public var value: String
+    /// What kind of JSON value it was.
+    public var kind: PropertyKind
+}
+
+/// A feature of a map: its id, its kept properties, its bounding box and area.
+///
+/// A `Feature` refers into its map's bytes; it is cheap to copy and to compare.
+public struct Feature: Sendable, Hashable {
+    @usableFromInline let map: GMap
+    /// The feature's index in the map (features are numbered from the smallest area up).
+    public let index: Int
+
+    @inlinable init(map: GMap, index: Int) {
+        self.map = map
+        self.index = index
+    }
+
+    /// Features are equal when they are the same feature of the same map storage.
+    public static func == (lhs: Feature, rhs: Feature) -> Bool {
+        lhs.index == rhs.index && lhs.map.storage === rhs.map.storage
+    }
+
+    /// Hashes the index.
+    public func hash(into hasher: inout Hasher) { hasher.combine(index) }
+
+    @inlinable var record: Int { map.layout.featureRecordsOffset + index * map.layout.featureRecordLength }
+
+    /// The feature's id (the builder's `--id` property). Empty when the record is corrupt.
+    public var id: String {
+        let file = map.span, field = FormatLayout.FeatureRecord.self
+        guard let offset = file.getUInt32(at: record + field.idOffset),
+              let length = file.getUInt32(at: record + field.idLength) else { return "" }
+        return map.string(offset: offset, length: length) ?? ""
+    }
+
+    /// The kept properties in the order the builder wrote them.
+    public var properties: [Property] {
+        let file = map.span, field = FormatLayout.FeatureRecord.self
+        guard let first = file.getUInt32(at: record + field.firstProperty),
+              let count = file.getUInt32(at: record + field.propertyCount),
+              UInt64(first) + UInt64(count) <= UInt64(map.layout.propertyCount) else { return [] }
+        var result: [Property] = []
+        result.reserveCapacity(Int(count))
+        for index in Int(first)..<Int(first) + Int(count) {
+            if let property = property(record: map.layout.propertyRecordsOffset + index * map.layout.propertyRecordLength) {
+                result.append(property)
+            }
+        }
+        return result
+    }
+
+    /// The text of the property named `key`, or nil when the feature does not have it.
+    public func property(_ key: String) -> String? {
+        properties.first { $0.key == key }?.value
+    }
+
+    private func property(record: Int) -> Property? {
+        let file = map.span, field = FormatLayout.PropertyRecord.self
+        guard let keyOffset = file.getUInt32(at: record + field.keyOffset),
+              let keyLength = file.getUInt32(at: record + field.keyLength),
+              let valueOffset = file.getUInt32(at: record + field.valueOffset),
+              let valueLength = file.getUInt32(at: record + field.valueLength),
+              let rawKind = file.getUInt8(at: record + field.kind),
+              let key = map.string(offset: keyOffset, length: keyLength),
+              let value = map.string(offset: valueOffset, length: valueLength) else { return nil }
+        return Property(key: key, value: value, kind: PropertyKind(rawValue: rawKind) ?? .json)
+    }
+
+    /// The bounding box in degrees: west, south, east, north. Zeros when the record is corrupt.
+    public var boundingBox: (west: Double, south: Double, east: Double, north: Double) {
+        let file = map.span, at = record + FormatLayout.FeatureRecord.boundingBox
+        let q = map.quantizer
+        func value(_ slot: Int) -> Double { q.degrees(Int64(file.getInt32(at: at + slot * 4) ?? 0)) }
+        return (value(0), value(1), value(2), value(3))
+    }
+
+    /// The area in square kilometres on a sphere of radius 6371.0088 km (approximate; used to order overlapping features).
+    public var area: Double {
+        map.span.getFloat64(at: record + FormatLayout.FeatureRecord.area) ?? 0
+    }
+}
+
+extension GMap: Hashable {
+    /// Maps are equal when they read the same storage.
+    public static func == (lhs: GMap, rhs: GMap) -> Bool { lhs.storage === rhs.storage }
+    /// Hashes the storage's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(lhs: storage)) }
+}
+
+private extension ObjectIdentifier {
+    init(lhs: AnyObject) { self.init(lhs) }
+}

@@ -1,0 +1,46 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Why a map could not be opened.
+public enum GMapError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file could not be opened, sized or mapped; `code` is the C library's `errno`.
+    case cannotOpen(path: String, operation: String, code: Int32)
+    /// The bytes do not start with the `.gmap` magic.
+    case notAGMap
+    /// The file is shorter than its header says: `expected` bytes, `actual` present.
+    case truncated(expected: UInt64, actual: UInt64)
+    /// The file was written by a newer major version of the format.
+    case unsupportedVersion(major: UInt16, minor: UInt16)
+    /// A structure is inconsistent: which part, at which byte offset, and what is wrong.
+    case malformed(part: String, offset: UInt64, reason: String)
+    /// The map is larger than this platform can address.
+    case tooLarge(length: UInt64)
+
+    /// A sentence saying what is wrong.
+    public var description: String {
+        switch self {
+        case let .cannotOpen(path, operation, code):
+            return "cannot \(operation) \(path): \(Self.errorText(code))"
+        case .notAGMap:
+            return "not a gmap file (the first 8 bytes are not the gmap magic)"
+        case let .truncated(expected, actual):
+            return "truncated gmap file: the header says \(expected) bytes, \(actual) are present"
+        case let .unsupportedVersion(major, minor):
+            return "gmap format version \(major).\(minor) is newer than this reader (reads \(FormatLayout.majorVersion).x); update gmap"
+        case let .malformed(part, offset, reason):
+            return "corrupt gmap file: \(part) at byte \(offset): \(reason)"
+        case let .tooLarge(length):
+            return "gmap file of \(length) bytes is too large for this platform"
+        }
+    }
+
+    private static func errorText(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,69 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The bytes a map reads: a read-only file mapping, a copy it owns, or a caller's buffer.
+///
+/// The bytes never change after opening, so sharing them across threads is safe.
+@usableFromInline
+final class MapStorage: @unchecked Sendable {
+    @usableFromInline enum Ownership {
+        case mapped      // munmap on release
+        case allocated   // deallocate on release
+        case borrowed    // the caller owns the memory
+    }
+
+    @usableFromInline let base: UnsafeRawPointer
+    @usableFromInline let count: Int
+    let ownership: Ownership
+
+    init(base: UnsafeRawPointer, count: Int, ownership: Ownership) {
+        self.base = base
+        self.count = count
+        self.ownership = ownership
+    }
+
+    deinit {
+        switch ownership {
+        case .mapped:
+            munmap(UnsafeMutableRawPointer(mutating: base), count)
+        case .allocated:
+            UnsafeMutableRawPointer(mutating: base).deallocate()
+        case .borrowed:
+            break
+        }
+    }
+
+    /// Maps a whole file read-only. Replacing the file by renaming a new one over it keeps this mapping valid.
+    static func mapping(path: String) throws(GMapError) -> MapStorage {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .cannotOpen(path: path, operation: "open", code: errno) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .cannotOpen(path: path, operation: "read the size of", code: errno) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .cannotOpen(path: path, operation: "open", code: EISDIR) }
+        let size = UInt64(status.st_size)
+        guard size >= UInt64(FormatLayout.headerLength) else {
+            throw .truncated(expected: UInt64(FormatLayout.headerLength), actual: size)
+        }
+        guard size <= UInt64(Int.max) else { throw .tooLarge(length: size) }
+        let length = Int(size)
+        guard let address = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
+            throw .cannotOpen(path: path, operation: "map", code: errno)
+        }
+        return MapStorage(base: UnsafeRawPointer(address), count: length, ownership: .mapped)
+    }
+
+    /// Copies bytes into memory the storage owns.
+    static func copying(_ bytes: UnsafeRawBufferPointer) -> MapStorage {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        if let source = bytes.baseAddress, bytes.count > 0 {
+            memory.copyMemory(from: source, byteCount: bytes.count)
+        }
+        return MapStorage(base: UnsafeRawPointer(memory), count: bytes.count, ownership: .allocated)
+    }
+}

@@ -1,0 +1,42 @@
+import GMap
+
+/// How `gmap build` turns polygons into a map.
+public struct BuildOptions: Sendable, Equatable {
+    /// The properties tried, in order, for a feature's id when ``idProperty`` is nil.
+    public static let automaticIdProperties = ["id", "tzid", "iso_3166_2", "iso_a2", "ISO_A2", "name"]
+
+    /// The property whose value is the feature's id; nil picks, per feature, the first of
+    /// ``automaticIdProperties`` that it has, then the Feature's own `"id"` member, then its index.
+    public var idProperty: String?
+    /// The properties kept in the map; nil keeps every property. The default keeps `name`.
+    public var keptProperties: [String]? = ["name"]
+    /// Quantization.
+    public var quantizer: Quantizer = .standard
+    /// Width and height of a top-level tile in units; nil lets the builder choose (see ``automaticTileSize(for:quantizer:)``).
+    public var tileSize: Int64?
+    /// A tile with more edges than this is split (while ``maximumDepth`` allows).
+    public var maximumEdgesPerTile: Int = 48
+    /// How many parts a split tile is cut into along each axis.
+    public var splitFactor: Int = 4
+    /// How many times a tile may be split.
+    public var maximumDepth: Int = 6
+
+    /// The default options.
+    public init() {}
+
+    /// The candidate tile sizes, in degrees, that the automatic choice picks from.
+    public static let candidateTileDegrees: [Double] = [1.0 / 64, 1.0 / 32, 1.0 / 16, 1.0 / 8, 0.25, 0.5, 1, 2, 4, 8, 16]
+    /// The most top-level tiles the automatic choice allows.
+    public static let automaticTileBudget: Int64 = 65_536
+
+    /// The smallest candidate tile size (in units) whose grid over `bounds` has at most
+    /// ``automaticTileBudget`` tiles: 1° for a world map, finer for a small region.
+    public static func automaticTileSize(for bounds: TileBounds, quantizer: Quantizer) -> Int64 {
+        for degrees in candidateTileDegrees {
+            let size = max(1, Int64((degrees * Double(quantizer.unitsPerDegree)).rounded()))
+            let columns = bounds.width / size + 1, rows = bounds.height / size + 1
+            if columns * rows <= automaticTileBudget { return size }
+        }
+        return 16 * quantizer.unitsPerDegree
+    }
+}

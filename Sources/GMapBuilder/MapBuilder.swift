@@ -1,0 +1,227 @@
+import GMap
+
+/// What a build made and counted.
+public struct BuildReport: Sendable {
+    /// Features written.
+    public var featureCount = 0
+    /// Rings written (after dropping rings with fewer than three distinct quantized vertices).
+    public var ringCount = 0
+    /// Vertices written, closing vertices included.
+    public var vertexCount = 0
+    /// Features skipped because their geometry is not a Polygon or MultiPolygon, by geometry type.
+    public var skippedGeometries: [String: Int] = [:]
+    /// The top-level grid.
+    public var grid = GridInfo(originX: 0, originY: 0, tileWidth: 0, tileHeight: 0, columns: 0, rows: 0,
+                               splitFactor: 0, maximumDepth: 0, subdirectoryCount: 0)
+    /// Leaf tiles by kind.
+    public var emptyTiles = 0, coveredTiles = 0, recordTiles = 0, splitTiles = 0
+    /// Edges per non-empty leaf tile: median, 99th percentile and maximum.
+    public var edgesPerTile: (median: Int, p99: Int, maximum: Int) = (0, 0, 0)
+    /// Bytes of each section.
+    public var sectionSizes: [(tag: String, bytes: Int)] = []
+    /// The file's length.
+    public var byteCount = 0
+}
+
+/// Builds a `.gmap` map from features, one feature at a time.
+///
+/// ```swift
+/// var builder = MapBuilder(options: BuildOptions())
+/// try builder.add(SourceFeature(id: "A", polygons: [[[(0, 0), (1, 0), (1, 1), (0, 1)]]]))
+/// let (bytes, report) = try builder.finish()
+/// ```
+public struct MapBuilder {
+    /// The options in force.
+    public let options: BuildOptions
+    private var polygons = PolygonSet()
+    private var metadata: [(String, String)] = []
+    /// Counts of skipped geometry types, filled by the GeoJSON reader.
+    public var skippedGeometries: [String: Int] = [:]
+
+    /// A builder with these options.
+    public init(options: BuildOptions) throws {
+        guard options.splitFactor >= 2, options.splitFactor <= 16 else { throw BuildError("--split must be between 2 and 16") }
+        guard options.maximumDepth >= 0, options.maximumDepth <= 12 else { throw BuildError("--max-depth must be between 0 and 12") }
+        guard options.maximumEdgesPerTile >= 1 else { throw BuildError("--max-edges must be at least 1") }
+        if let size = options.tileSize {
+            guard size >= 1, size <= 20 * options.quantizer.unitsPerDegree else { throw BuildError("--tile-size must be more than 0 and at most 20 degrees") }
+        }
+        self.options = options
+    }
+
+    /// Records a fact about the build (source file, options) in the map's `META` section.
+    public mutating func addMetadata(key: String, value: String) {
+        metadata.append((key, value))
+    }
+
+    /// Adds one feature. Coordinates outside [-180, 180] × [-90, 90] or not finite are an error.
+    public mutating func add(_ feature: SourceFeature) throws {
+        for (polygonIndex, polygon) in feature.polygons.enumerated() {
+            for (ringIndex, ring) in polygon.enumerated() {
+                for position in ring where !Quantizer.isValid(latitude: position.latitude, longitude: position.longitude) {
+                    throw BuildError("feature \(polygons.featureCount) (\(feature.id)): ring \(ringIndex) of polygon \(polygonIndex) has the position [\(position.longitude), \(position.latitude)] outside [-180, 180] × [-90, 90]")
+                }
+            }
+        }
+        guard polygons.featureCount < Int(TileEntry.maximumPayload) else { throw BuildError("too many features") }
+        polygons.append(feature, quantizer: options.quantizer)
+        guard polygons.vertexCount < Int(UInt32.max) else { throw BuildError("more than 4 billion vertices") }
+    }
+
+    /// Builds the map: its bytes and a report.
+    public func finish() throws -> (bytes: [UInt8], report: BuildReport) {
+        guard polygons.featureCount > 0 else { throw BuildError("no Polygon or MultiPolygon features to build a map from") }
+        // Smallest area first; ties keep source order.
+        let order = (0..<polygons.featureCount).sorted {
+            polygons.areas[$0] != polygons.areas[$1] ? polygons.areas[$0] < polygons.areas[$1] : $0 < $1
+        }
+        var rank = [UInt32](repeating: 0, count: order.count)
+        for (position, source) in order.enumerated() { rank[source] = UInt32(position) }
+
+        var extent = TileBounds(west: .max, south: .max, east: .min, north: .min)
+        for box in polygons.boxes {
+            extent.west = min(extent.west, box.west); extent.east = max(extent.east, box.east)
+            extent.south = min(extent.south, box.south); extent.north = max(extent.north, box.north)
+        }
+        let tileSize = options.tileSize ?? BuildOptions.automaticTileSize(for: extent, quantizer: options.quantizer)
+        let index = TopLevelIndex(polygons: polygons, rank: rank, options: options, tileSize: tileSize)
+        var encoder = TileEncoder(polygons: polygons, options: options)
+        var directory: [UInt32] = []
+        directory.reserveCapacity(Int(index.grid.columns * index.grid.rows))
+        for row in 0..<index.grid.rows {
+            for column in 0..<index.grid.columns {
+                let tile = index.tile(column: column, row: row)
+                directory.append(try encoder.encode(bounds: index.bounds(column: column, row: row),
+                                                    shares: shares(of: tile, index: index, rank: rank)))
+            }
+        }
+
+        var grid = index.grid
+        grid.maximumDepth = Int64(encoder.counts.deepestSplit)
+        grid.subdirectoryCount = Int64(encoder.subdirectoryCount)
+        var writer = MapWriter()
+        writer.add(.grid, gridSection(grid, directory: directory, subdirectories: encoder.subdirectories))
+        writer.add(.tiles, encoder.records)
+        var strings = StringPool()
+        let (featureBytes, propertyBytes) = try featureSections(order: order, strings: &strings)
+        writer.add(.features, featureBytes)
+        writer.add(.properties, propertyBytes)
+        let metadataBytes = try metadataSection(strings: &strings, grid: grid)
+        writer.add(.metadata, metadataBytes)
+        writer.add(.strings, strings.bytes)
+        let bytes = writer.bytes(quantizer: options.quantizer)
+
+        var report = BuildReport()
+        report.featureCount = polygons.featureCount
+        report.ringCount = polygons.ringCount
+        report.vertexCount = polygons.vertexCount
+        report.skippedGeometries = skippedGeometries
+        report.grid = grid
+        report.emptyTiles = encoder.counts.emptyTiles
+        report.coveredTiles = encoder.counts.coveredTiles
+        report.recordTiles = encoder.counts.recordTiles
+        report.splitTiles = encoder.counts.splitTiles
+        let sorted = encoder.counts.edgesPerLeaf.sorted()
+        if !sorted.isEmpty {
+            report.edgesPerTile = (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 99 / 100)], sorted[sorted.count - 1])
+        }
+        report.sectionSizes = [("GRID", (directory.count + encoder.subdirectories.count) * 4 + FormatLayout.Grid.directory),
+                               ("TILE", encoder.records.count), ("FEAT", featureBytes.count), ("PROP", propertyBytes.count),
+                               ("META", metadataBytes.count), ("STRS", strings.bytes.count)]
+        report.byteCount = bytes.count
+        return (bytes, report)
+    }
+
+    /// The features present in a top-level tile, with their corner bits and edges, by rank.
+    private func shares(of tile: Int, index: TopLevelIndex, rank: [UInt32]) -> [TileShare] {
+        var byRank: [UInt32: TileShare] = [:]
+        for position in index.edgeStarts[tile]..<index.edgeStarts[tile + 1] {
+            let edge = index.edgeIds[position]
+            let featureRank = rank[Int(polygons.featureOfVertex[Int(edge)])]
+            byRank[featureRank, default: TileShare(rank: featureRank, cornerInside: false, edges: [])].edges.append(edge)
+        }
+        for featureRank in index.cornerInside[tile] {
+            byRank[featureRank, default: TileShare(rank: featureRank, cornerInside: false, edges: [])].cornerInside = true
+        }
+        return byRank.values.sorted { $0.rank < $1.rank }.map { share in
+            var share = share
+            share.edges.sort()
+            return share
+        }
+    }
+
+    private func gridSection(_ grid: GridInfo, directory: [UInt32], subdirectories: [UInt32]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.appendLittleEndian(Int32(grid.originX))
+        bytes.appendLittleEndian(Int32(grid.originY))
+        bytes.appendLittleEndian(UInt32(grid.tileWidth))
+        bytes.appendLittleEndian(UInt32(grid.tileHeight))
+        bytes.appendLittleEndian(UInt32(grid.columns))
+        bytes.appendLittleEndian(UInt32(grid.rows))
+        bytes.append(UInt8(grid.splitFactor))
+        bytes.append(UInt8(grid.maximumDepth))
+        bytes.appendLittleEndian(UInt16(0))
+        bytes.appendLittleEndian(UInt32(grid.subdirectoryCount))
+        for entry in directory { bytes.appendLittleEndian(entry) }
+        for entry in subdirectories { bytes.appendLittleEndian(entry) }
+        return bytes
+    }
+
+    private func featureSections(order: [Int], strings: inout StringPool) throws -> ([UInt8], [UInt8]) {
+        var features: [UInt8] = [], properties: [UInt8] = []
+        features.appendLittleEndian(UInt32(order.count))
+        features.appendLittleEndian(UInt32(FormatLayout.FeatureRecord.length))
+        var propertyCount: UInt32 = 0
+        var propertyRecords: [UInt8] = []
+        for source in order {
+            let id = try strings.intern(polygons.ids[source])
+            let kept = polygons.properties[source]
+            features.appendLittleEndian(id.offset)
+            features.appendLittleEndian(id.length)
+            features.appendLittleEndian(propertyCount)
+            features.appendLittleEndian(UInt32(kept.count))
+            let box = polygons.boxes[source]
+            for value in [box.west, box.south, box.east, box.north] { features.appendLittleEndian(Int32(value)) }
+            features.appendLittleEndian(polygons.areas[source].bitPattern)
+            for property in kept {
+                let key = try strings.intern(property.key), value = try strings.intern(property.value)
+                propertyRecords.appendLittleEndian(key.offset)
+                propertyRecords.appendLittleEndian(key.length)
+                propertyRecords.appendLittleEndian(value.offset)
+                propertyRecords.appendLittleEndian(value.length)
+                propertyRecords.append(property.kind.rawValue)
+                propertyRecords.append(contentsOf: [0, 0, 0])
+                propertyCount += 1
+            }
+        }
+        properties.appendLittleEndian(propertyCount)
+        properties.appendLittleEndian(UInt32(FormatLayout.PropertyRecord.length))
+        properties.append(contentsOf: propertyRecords)
+        return (features, properties)
+    }
+
+    private func metadataSection(strings: inout StringPool, grid: GridInfo) throws -> [UInt8] {
+        let q = options.quantizer
+        var pairs = metadata
+        pairs.append(("precision", "\(1.0 / Double(q.unitsPerDegree))°, maximum position error \(formatMetres(q.maximumPositionError))"))
+        pairs.append(("tile-size", "\(Double(grid.tileWidth) / Double(q.unitsPerDegree))°"))
+        pairs.append(("max-edges", "\(options.maximumEdgesPerTile)"))
+        pairs.append(("split", "\(options.splitFactor)×\(options.splitFactor), at most \(options.maximumDepth) levels"))
+        var bytes: [UInt8] = []
+        bytes.appendLittleEndian(UInt32(pairs.count))
+        bytes.appendLittleEndian(UInt32(FormatLayout.MetadataRecord.length))
+        for (key, value) in pairs {
+            let k = try strings.intern(key), v = try strings.intern(value)
+            bytes.appendLittleEndian(k.offset)
+            bytes.appendLittleEndian(k.length)
+            bytes.appendLittleEndian(v.offset)
+            bytes.appendLittleEndian(v.length)
+        }
+        return bytes
+    }
+
+    private func formatMetres(_ metres: Double) -> String {
+        let centimetres = (metres * 1000).rounded() / 10
+        return "\(centimetres) cm"
+    }
+}

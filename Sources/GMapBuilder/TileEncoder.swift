@@ -1,0 +1,142 @@
+import GMap
+
+/// One feature's share of a tile: whether the tile's south-east corner is inside it, and the ids
+/// of its edges that meet the tile (ascending).
+struct TileShare {
+    var rank: UInt32
+    var cornerInside: Bool
+    var edges: [UInt32]
+}
+
+/// What the encoder counted, for the build report and `gmap info`.
+struct TileCounts {
+    var emptyTiles = 0
+    var coveredTiles = 0
+    var recordTiles = 0
+    var splitTiles = 0
+    /// Edges per non-empty leaf tile.
+    var edgesPerLeaf: [Int] = []
+    var deepestSplit = 0
+}
+
+/// Turns tile shares into directory entries, sub-directories and tile records, splitting tiles
+/// that hold too many edges.
+struct TileEncoder {
+    let polygons: PolygonSet
+    let options: BuildOptions
+    private(set) var records: [UInt8] = []
+    private(set) var subdirectories: [UInt32] = []
+    private(set) var counts = TileCounts()
+    private var recordOffsets: [[UInt8]: UInt32] = [:]
+
+    init(polygons: PolygonSet, options: BuildOptions) {
+        self.polygons = polygons
+        self.options = options
+    }
+
+    var subdirectoryCount: Int { subdirectories.count / (options.splitFactor * options.splitFactor) }
+
+    /// The directory entry for a tile with these shares (sorted by rank).
+    mutating func encode(bounds: TileBounds, shares: [TileShare], depth: Int = 0) throws -> UInt32 {
+        if shares.isEmpty {
+            counts.emptyTiles += 1
+            return 0
+        }
+        let edgeCount = shares.reduce(0) { $0 + $1.edges.count }
+        let factor = Int64(options.splitFactor)
+        if edgeCount == 0, shares.count == 1 {
+            counts.coveredTiles += 1
+            counts.edgesPerLeaf.append(0)
+            return TileEntry.make(kind: TileEntry.coveredKind, payload: shares[0].rank)
+        }
+        if edgeCount > options.maximumEdgesPerTile, depth < options.maximumDepth,
+           bounds.width >= factor * 2, bounds.height >= factor * 2 {
+            return try split(bounds: bounds, shares: shares, depth: depth)
+        }
+        counts.edgesPerLeaf.append(edgeCount)
+        counts.recordTiles += 1
+        let record = encodeRecord(bounds: bounds, shares: shares)
+        if let offset = recordOffsets[record] {
+            return TileEntry.make(kind: TileEntry.recordKind, payload: offset)
+        }
+        guard records.count <= Int(TileEntry.maximumPayload) else {
+            throw BuildError("the tile records exceed 1 GiB, the most format version 1 can address; use a coarser --precision or --max-edges")
+        }
+        let offset = UInt32(records.count)
+        records.append(contentsOf: record)
+        recordOffsets[record] = offset
+        return TileEntry.make(kind: TileEntry.recordKind, payload: offset)
+    }
+
+    private mutating func split(bounds: TileBounds, shares: [TileShare], depth: Int) throws -> UInt32 {
+        let factor = Int64(options.splitFactor)
+        let slots = Int(factor * factor)
+        let subdirectory = subdirectoryCount
+        guard subdirectory < Int(TileEntry.maximumPayload) else { throw BuildError("too many split tiles for format version 1") }
+        subdirectories.append(contentsOf: repeatElement(0, count: slots))
+        counts.splitTiles += 1
+        counts.deepestSplit = max(counts.deepestSplit, depth + 1)
+        for row in 0..<factor {
+            for column in 0..<factor {
+                let part = bounds.part(column: column, row: row, factor: factor)
+                var partShares: [TileShare] = []
+                for share in shares {
+                    var inside = share.cornerInside
+                    var edges: [UInt32] = []
+                    for edge in share.edges {
+                        let (ax, ay, bx, by) = endpoints(of: edge)
+                        if EvenOddRule.flipsParity(pointX: part.east, pointY: part.south, east: bounds.east, south: bounds.south,
+                                                   ax: ax, ay: ay, bx: bx, by: by) {
+                            inside.toggle()
+                        }
+                        if Geometry.segment(ax, ay, bx, by, touches: part) { edges.append(edge) }
+                    }
+                    if inside || !edges.isEmpty {
+                        partShares.append(TileShare(rank: share.rank, cornerInside: inside, edges: edges))
+                    }
+                }
+                let entry = try encode(bounds: part, shares: partShares, depth: depth + 1)
+                subdirectories[subdirectory * slots + Int(row * factor + column)] = entry
+            }
+        }
+        return TileEntry.make(kind: TileEntry.splitKind, payload: UInt32(subdirectory))
+    }
+
+    @inline(__always) func endpoints(of edge: UInt32) -> (Int64, Int64, Int64, Int64) {
+        let index = Int(edge)
+        return (Int64(polygons.xs[index]), Int64(polygons.ys[index]), Int64(polygons.xs[index + 1]), Int64(polygons.ys[index + 1]))
+    }
+
+    /// The bytes of a tile record: see Spec/FORMAT.md, "Tile records".
+    private func encodeRecord(bounds: TileBounds, shares: [TileShare]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        Varint.append(UInt64(shares.count), to: &bytes)
+        var previousRank: UInt32 = 0
+        for share in shares {
+            Varint.append(UInt64(share.rank - previousRank) << 1 | (share.cornerInside ? 1 : 0), to: &bytes)
+            previousRank = share.rank
+            // Runs: maximal sequences of consecutive edge ids (consecutive edges of one ring).
+            var runs: [(first: Int, last: Int)] = []
+            for edge in share.edges.map(Int.init) {
+                if let last = runs.last, last.last + 1 == edge {
+                    runs[runs.count - 1].last = edge
+                } else {
+                    runs.append((edge, edge))
+                }
+            }
+            Varint.append(UInt64(runs.count), to: &bytes)
+            for run in runs {
+                Varint.append(UInt64(run.last - run.first + 2), to: &bytes)
+                var x = bounds.west, y = bounds.south
+                for vertex in run.first...(run.last + 1) {
+                    let vx = Int64(polygons.xs[vertex]), vy = Int64(polygons.ys[vertex])
+                    Varint.appendSigned(vx - x, to: &bytes)
+                    Varint.appendSigned(vy - y, to: &bytes)
+                    x = vx
+                    y = vy
+                }
+            }
+        }
+        return bytes
+    }
+}

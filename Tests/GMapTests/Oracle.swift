@@ -1,0 +1,105 @@
+import GMap
+import GMapBuilder
+
+/// The brute-force reference: the even-odd ray test over every quantized ring of every feature,
+/// written independently of the library's tile code. Lookups must agree with it exactly.
+struct BruteForceOracle {
+    /// One feature's rings, quantized: flat vertex arrays and ring boundaries.
+    struct Shape {
+        var id: String
+        var xs: [Int64] = []
+        var ys: [Int64] = []
+        var ringEnds: [Int] = []
+        /// The vertex after each vertex in its ring (rings close implicitly).
+        var nextOf: [Int32] = []
+        var west = Int64.max, south = Int64.max, east = Int64.min, north = Int64.min
+        /// Row buckets: for band b, the edges (start vertex) whose y-range meets the band.
+        var bandEdges: [[Int32]] = []
+        var bandSouth: Int64 = 0
+        var bandHeight: Int64 = 1
+    }
+
+    var shapes: [Shape] = []
+    let quantizer: Quantizer
+
+    init(features: [SourceFeature], quantizer: Quantizer = .standard, bands: Int = 1) {
+        self.quantizer = quantizer
+        for feature in features {
+            var shape = Shape(id: feature.id)
+            for polygon in feature.polygons {
+                for ring in polygon where !ring.isEmpty {
+                    for position in ring {
+                        let x = quantizer.units(position.longitude), y = quantizer.units(position.latitude)
+                        shape.xs.append(x); shape.ys.append(y)
+                        shape.west = min(shape.west, x); shape.east = max(shape.east, x)
+                        shape.south = min(shape.south, y); shape.north = max(shape.north, y)
+                    }
+                    let start = shape.ringEnds.last ?? 0
+                    for i in start..<shape.xs.count { shape.nextOf.append(Int32(i + 1 < shape.xs.count ? i + 1 : start)) }
+                    shape.ringEnds.append(shape.xs.count)
+                }
+            }
+            if bands > 1, shape.north > shape.south {
+                // Index edges by latitude band: an edge can only count for points whose y lies in its y-range,
+                // so skipping edges outside the point's band changes no sum.
+                shape.bandSouth = shape.south
+                shape.bandHeight = max(1, (shape.north - shape.south) / Int64(bands) + 1)
+                shape.bandEdges = Array(repeating: [], count: bands)
+                var start = 0
+                for end in shape.ringEnds {
+                    for i in start..<end {
+                        let j = i + 1 < end ? i + 1 : start
+                        let low = min(shape.ys[i], shape.ys[j]), high = max(shape.ys[i], shape.ys[j])
+                        let first = Int((low - shape.bandSouth) / shape.bandHeight)
+                        let last = min(bands - 1, Int((high - shape.bandSouth) / shape.bandHeight))
+                        for band in first...last { shape.bandEdges[band].append(Int32(i)) }
+                    }
+                    start = end
+                }
+            }
+            shapes.append(shape)
+        }
+    }
+
+    /// The ids of every feature containing the (normalised, quantized) point, in feature order.
+    func containing(x px: Int64, y py: Int64) -> [Int] {
+        var result: [Int] = []
+        for (index, shape) in shapes.enumerated() {
+            guard px >= shape.west, px <= shape.east, py >= shape.south, py <= shape.north else { continue }
+            if Self.inside(shape, px, py) { result.append(index) }
+        }
+        return result
+    }
+
+    private static func edgeCounts(_ shape: Shape, _ i: Int, _ j: Int, _ px: Int64, _ py: Int64) -> Bool {
+        let xi = shape.xs[i], yi = shape.ys[i], xj = shape.xs[j], yj = shape.ys[j]
+        // Classic PNPOLY: (yi > py) != (yj > py) && px < (xj - xi) * (py - yi) / (yj - yi) + xi, exactly.
+        guard (yi > py) != (yj > py) else { return false }
+        let numerator = (xj - xi) * (py - yi)    // fits in 64 bits for valid coordinates
+        let scaled = (px - xi) * (yj - yi)
+        return yj > yi ? scaled < numerator : scaled > numerator
+    }
+
+    private static func inside(_ shape: Shape, _ px: Int64, _ py: Int64) -> Bool {
+        var odd = false
+        if shape.bandEdges.isEmpty {
+            var start = 0
+            for end in shape.ringEnds {
+                var j = end - 1
+                for i in start..<end {
+                    if edgeCounts(shape, j, i, px, py) { odd.toggle() }
+                    j = i
+                }
+                start = end
+            }
+        } else {
+            let band = Int((py - shape.bandSouth) / shape.bandHeight)
+            guard band >= 0, band < shape.bandEdges.count else { return false }
+            for edge in shape.bandEdges[band] {
+                let i = Int(edge)
+                if edgeCounts(shape, i, Int(shape.nextOf[i]), px, py) { odd.toggle() }
+            }
+        }
+        return odd
+    }
+}

@@ -1,0 +1,111 @@
+import XCTest
+import GMap
+import GMapBuilder
+
+/// Checks lookups against the brute-force oracle.
+enum OracleCheck {
+    /// A deterministic random number generator (SplitMix64), so failures can be replayed.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Compares `map` with `oracle` at every point; returns the disagreements (up to `limit`) and the count checked.
+    static func disagreements(map: GMap, oracle: BruteForceOracle, points: [(latitude: Double, longitude: Double)], limit: Int = 10) -> [String] {
+        var problems: [String] = []
+        var count = 0
+        for point in points {
+            guard let grid = map.quantizer.queryPoint(latitude: point.latitude, longitude: point.longitude) else { continue }
+            let expected = oracle.containing(x: grid.x, y: grid.y).map { oracle.shapes[$0].id }
+            var actual: [String] = []
+            map.visitFeatures(containing: grid) { index in
+                actual.append(map.feature(at: index)?.id ?? "?")
+                return true
+            }
+            if Set(expected) != Set(actual) || expected.count != actual.count {
+                count += 1
+                if problems.count < limit {
+                    problems.append("(\(point.latitude), \(point.longitude)) grid (\(grid.x), \(grid.y)): expected \(expected.sorted()), got \(actual)")
+                }
+            }
+        }
+        if count > problems.count { problems.append("… \(count) disagreements in all") }
+        return problems
+    }
+
+    /// Points spread over the features: uniform in the bounding box, on and within metres of vertices and edges.
+    static func points(near features: [SourceFeature], uniform: Int, nearEdges: Int, seed: UInt64) -> [(latitude: Double, longitude: Double)] {
+        var random = SplitMix(state: seed)
+        var west = 180.0, south = 90.0, east = -180.0, north = -90.0
+        var vertices: [(longitude: Double, latitude: Double)] = []
+        var edges: [((longitude: Double, latitude: Double), (longitude: Double, latitude: Double))] = []
+        for feature in features {
+            for polygon in feature.polygons {
+                for ring in polygon {
+                    for (index, position) in ring.enumerated() {
+                        west = min(west, position.longitude); east = max(east, position.longitude)
+                        south = min(south, position.latitude); north = max(north, position.latitude)
+                        vertices.append(position)
+                        edges.append((position, ring[(index + 1) % ring.count]))
+                    }
+                }
+            }
+        }
+        var result: [(latitude: Double, longitude: Double)] = []
+        let marginX = max(0.5, (east - west) * 0.02), marginY = max(0.5, (north - south) * 0.02)
+        for _ in 0..<uniform {
+            result.append((min(90, max(-90, Double.random(in: south - marginY...north + marginY, using: &random))),
+                           min(180, max(-180, Double.random(in: west - marginX...east + marginX, using: &random)))))
+        }
+        guard !edges.isEmpty else { return result }
+        for step in 0..<nearEdges {
+            let (a, b) = edges[Int.random(in: 0..<edges.count, using: &random)]
+            var latitude: Double, longitude: Double
+            switch step % 4 {
+            case 0: // exactly a vertex
+                (latitude, longitude) = (a.latitude, a.longitude)
+            case 1: // exactly on the edge (as near as doubles get)
+                let t = Double.random(in: 0...1, using: &random)
+                (latitude, longitude) = (a.latitude + t * (b.latitude - a.latitude), a.longitude + t * (b.longitude - a.longitude))
+            default: // within a few metres of the edge
+                let t = Double.random(in: 0...1, using: &random)
+                let metres = Double.random(in: -5...5, using: &random) / 111_000
+                (latitude, longitude) = (a.latitude + t * (b.latitude - a.latitude) + metres,
+                                         a.longitude + t * (b.longitude - a.longitude) + Double.random(in: -5...5, using: &random) / 111_000)
+            }
+            result.append((min(90, max(-90, latitude)), min(180, max(-180, longitude))))
+        }
+        return result
+    }
+}
+
+final class FixtureOracleTests: XCTestCase {
+    private func build(_ features: [SourceFeature], configure: (inout BuildOptions) -> Void = { _ in }) throws -> GMap {
+        var options = BuildOptions()
+        configure(&options)
+        var builder = try MapBuilder(options: options)
+        for feature in features { try builder.add(feature) }
+        return try GMap(bytes: builder.finish().bytes)
+    }
+
+    func testFixturesAgreeWithOracle() throws {
+        let oracle = BruteForceOracle(features: FixtureShapes.all)
+        let points = OracleCheck.points(near: FixtureShapes.all, uniform: 20_000, nearEdges: 20_000, seed: 1)
+        for maximumEdges in [1, 4, 48] {
+            for tileDegrees in [nil, 0.7, 3.0] as [Double?] {
+                let map = try build(FixtureShapes.all) { options in
+                    options.maximumEdgesPerTile = maximumEdges
+                    options.tileSize = tileDegrees.map { Int64($0 * 1e7) }
+                }
+                XCTAssertEqual(OracleCheck.disagreements(map: map, oracle: oracle, points: points), [],
+                               "max edges \(maximumEdges), tile \(String(describing: tileDegrees))")
+            }
+        }
+    }
+}
