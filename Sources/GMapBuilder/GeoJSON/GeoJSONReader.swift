@@ -1,0 +1,129 @@
+// The public entry point: a streaming reader of a GeoJSON FeatureCollection.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a FeatureCollection one feature at a time.
+///
+/// The input is read in chunks (1 MiB by default) and only the current feature is materialised, so
+/// collections of hundreds of megabytes can be read in bounded memory (the read buffer plus one feature).
+///
+/// The parser is strict JSON (RFC 8259) with these choices:
+/// - a UTF-8 byte order mark at the very start is skipped;
+/// - a `\u` escape that is a lone surrogate is an error;
+/// - invalid UTF-8 inside kept strings (property keys and values) is replaced by U+FFFD;
+/// - nesting deeper than 512 arrays/objects is an error (the parser never recurses, so hostile input cannot
+///   exhaust the stack);
+/// - anything but whitespace after the top-level object is an error.
+///
+/// Ring and polygon numbers in error messages are 0-based, like feature indices.
+public struct GeoJSONReader {
+    /// The default number of bytes read at a time.
+    public static let defaultChunkSize = 1 << 20
+
+    private let input: GeoJSONInput
+    private let chunkSize: Int
+
+    /// Reads from a file path, or standard input when path is "-".
+    ///
+    /// A missing or unreadable file (or a directory) throws a `GeoJSONError` whose message names the path and
+    /// the system's error text.
+    public init(path: String) throws(GeoJSONError) {
+        try self.init(path: path, chunkSize: GeoJSONReader.defaultChunkSize)
+    }
+
+    /// Reads from a file path, or standard input when path is "-", `chunkSize` bytes at a time
+    /// (clamped to 1...1 GiB; mostly useful for testing chunk boundaries).
+    public init(path: String, chunkSize: Int) throws(GeoJSONError) {
+        self.chunkSize = GeoJSONReader.clamp(chunkSize)
+        if path == "-" {
+            input = .file(GeoJSONFileInput(fd: 0, name: "<stdin>", owned: false))
+            return
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            let text = GeoJSONReader.errnoText(errno)
+            throw GeoJSONError(message: "cannot open '\(path)': \(text)")
+        }
+        var st = stat()
+        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw GeoJSONError(message: "cannot read '\(path)': \(GeoJSONReader.errnoText(EISDIR))")
+        }
+        input = .file(GeoJSONFileInput(fd: fd, name: path, owned: true))
+    }
+
+    /// Reads from bytes in memory (used by tests and by the fuzzer).
+    public init(bytes: [UInt8]) {
+        self.init(bytes: bytes, chunkSize: GeoJSONReader.defaultChunkSize)
+    }
+
+    /// Reads from bytes in memory, handing them to the parser `chunkSize` bytes at a time
+    /// (clamped to 1...1 GiB), exactly as a file would be read. Small chunk sizes exercise chunk boundaries.
+    public init(bytes: [UInt8], chunkSize: Int) {
+        self.chunkSize = GeoJSONReader.clamp(chunkSize)
+        input = .bytes(bytes)
+    }
+
+    /// Calls `body` for each feature in order. Stops at the first error (a `GeoJSONError` from the parser,
+    /// or whatever `body` throws). Returns the number of features read.
+    ///
+    /// Features are delivered as they are parsed, so `body` may already have seen some features when an
+    /// error further on (including a top-level "type" other than "FeatureCollection" written after the
+    /// features) is thrown. A reader over bytes or a regular file can be run again; standard input or a pipe
+    /// cannot.
+    public mutating func forEachFeature(_ body: (GeoJSONFeature) throws -> Void) throws -> Int {
+        let parser: GeoJSONParser
+        switch input {
+        case .bytes(let bytes):
+            parser = GeoJSONParser(memory: bytes, chunkSize: chunkSize, baseOffset: 0, baseLine: 1, featureIndex: nil)
+        case .file(let file):
+            if file.used {
+                if lseek(file.fd, 0, SEEK_SET) != 0 {
+                    throw GeoJSONError(message: "input '\(file.name)' cannot be read twice")
+                }
+            }
+            file.used = true
+            parser = GeoJSONParser(fd: file.fd, name: file.name, chunkSize: chunkSize)
+        }
+        return try parser.parseCollection(body)
+    }
+
+    private static func clamp(_ chunkSize: Int) -> Int {
+        min(max(chunkSize, 1), 1 << 30)
+    }
+
+    static func errnoText(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+}
+
+/// Where a reader's bytes come from.
+enum GeoJSONInput {
+    case file(GeoJSONFileInput)
+    case bytes([UInt8])
+}
+
+/// An open file descriptor, closed when the last reader copy goes away.
+final class GeoJSONFileInput {
+    let fd: Int32
+    let name: String
+    let owned: Bool
+    var used = false
+
+    init(fd: Int32, name: String, owned: Bool) {
+        self.fd = fd
+        self.name = name
+        self.owned = owned
+    }
+
+    deinit {
+        if owned { close(fd) }
+    }
+}

@@ -1,0 +1,88 @@
+// Public value types produced by `GeoJSONReader`.
+
+/// A JSON value kept from a feature's properties (or its `id`).
+public enum JSONValue: Sendable, Equatable {
+    /// A string, with all escapes decoded. Invalid UTF-8 bytes in the source are replaced by U+FFFD.
+    case string(String)
+    /// A number: its text exactly as written in the source, e.g. `"-99"`, `"1.5e3"`.
+    case number(String)
+    /// `true` or `false`.
+    case bool(Bool)
+    /// `null`.
+    case null
+    /// An array or object: its compact JSON text re-serialised without whitespace, keys in source order.
+    /// Strings inside are re-escaped minimally (`\"`, `\\`, and control characters); numbers keep their source text.
+    case other(String)
+}
+
+/// One position, as written in GeoJSON: longitude first.
+public struct GeoJSONPosition: Sendable, Equatable {
+    /// Longitude in degrees, within [-180, 180].
+    public var longitude: Double
+    /// Latitude in degrees, within [-90, 90].
+    public var latitude: Double
+
+    /// Creates a position from a longitude and a latitude in degrees.
+    public init(longitude: Double, latitude: Double) {
+        self.longitude = longitude
+        self.latitude = latitude
+    }
+}
+
+/// The geometry of a feature.
+public enum GeoJSONGeometry: Sendable, Equatable {
+    /// Polygon -> one element; MultiPolygon -> one per polygon. Each polygon is [outer ring, holes...];
+    /// each ring is a list of positions as written (not closed or deduplicated by the reader).
+    case polygons([[[GeoJSONPosition]]])
+    /// Any other geometry type (Point, LineString, GeometryCollection, ...), by its "type" string;
+    /// or "null" for a null geometry.
+    case unsupported(String)
+}
+
+/// One feature of a FeatureCollection.
+public struct GeoJSONFeature: Sendable {
+    /// 0-based position of the feature in the collection's "features" array.
+    public var index: Int
+    /// The Feature's own "id" member (a `.string` or `.number`), if any; `nil` when absent or `null`.
+    public var id: JSONValue?
+    /// The members of "properties", in source order; empty if "properties" is null or absent.
+    public var properties: [(key: String, value: JSONValue)]
+    /// The feature's geometry.
+    public var geometry: GeoJSONGeometry
+
+    /// Creates a feature from its parts.
+    public init(index: Int, id: JSONValue?, properties: [(key: String, value: JSONValue)], geometry: GeoJSONGeometry) {
+        self.index = index
+        self.id = id
+        self.properties = properties
+        self.geometry = geometry
+    }
+}
+
+/// What went wrong while reading GeoJSON, and where.
+public struct GeoJSONError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, e.g. "expected ',' or ']' in coordinates" or "longitude 200.5 is outside [-180, 180]".
+    public var message: String
+    /// The 0-based index of the feature being read when it failed, if any.
+    public var featureIndex: Int?
+    /// The byte offset in the input where it failed (0 for errors opening the input).
+    public var byteOffset: Int
+    /// The 1-based line number where it failed.
+    public var line: Int
+
+    /// Creates an error.
+    public init(message: String, featureIndex: Int? = nil, byteOffset: Int = 0, line: Int = 1) {
+        self.message = message
+        self.featureIndex = featureIndex
+        self.byteOffset = byteOffset
+        self.line = line
+    }
+
+    /// The error with its location, e.g. "feature 12, line 3, byte 48213: expected ',' or ']' in coordinates".
+    public var description: String {
+        if let featureIndex {
+            return "feature \(featureIndex), line \(line), byte \(byteOffset): \(message)"
+        }
+        return "line \(line), byte \(byteOffset): \(message)"
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import GMap
+import GMapBuilder
+
+/// `gmap build INPUT -o OUTPUT [options]`.
+enum BuildCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let list = try ArgumentList(
+            arguments,
+            options: ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth"],
+            flags: ["--quiet", "-q", "--help", "-h"]
+        )
+        if list.has("--help") || list.has("-h") {
+            StandardOutput.shared.write(HelpText.help(for: "build"))
+            return ExitCode.success
+        }
+        guard list.positional.count == 1, let input = list.positional.first else {
+            throw CommandFailure(message: "usage: gmap build INPUT.geojson -o OUTPUT.gmap (see 'gmap help build')")
+        }
+        guard let output = list.value("-o") ?? list.value("--output") else {
+            throw CommandFailure(message: "gmap build needs an output file: -o OUTPUT.gmap")
+        }
+        let options = try parseOptions(list)
+        let started = Date()
+        var builder: MapBuilder
+        do {
+            builder = try MapBuilder(options: options)
+        } catch let error as BuildError {
+            throw CommandFailure(message: error.description)
+        }
+        builder.addMetadata(key: "generator", value: "gmap \(HelpText.version)")
+        builder.addMetadata(key: "source", value: input == "-" ? "standard input" : (input as NSString).lastPathComponent)
+        builder.addMetadata(key: "id", value: options.idProperty ?? "automatic (\(BuildOptions.automaticIdProperties.joined(separator: ", ")))")
+        builder.addMetadata(key: "keep", value: options.keptProperties?.joined(separator: ",") ?? "all")
+        let result: (bytes: [UInt8], report: BuildReport)
+        do {
+            try GeoJSONImport.read(path: input, into: &builder)
+            result = try builder.finish()
+            try AtomicFile.write(result.bytes, to: output)
+        } catch let error as GeoJSONError {
+            throw CommandFailure(message: "\(input): \(error.description)")
+        } catch let error as BuildError {
+            throw CommandFailure(message: "\(input): \(error.description)")
+        }
+        if !(list.has("--quiet") || list.has("-q")) {
+            StandardError.write(summary(result.report, output: output, seconds: Date().timeIntervalSince(started), quantizer: options.quantizer))
+        }
+        return ExitCode.success
+    }
+
+    static func parseOptions(_ list: ArgumentList) throws -> BuildOptions {
+        var options = BuildOptions()
+        if let id = list.value("--id") {
+            guard !id.isEmpty else { throw CommandFailure(message: "--id needs a property name") }
+            options.idProperty = id
+        }
+        if let keep = list.value("--keep") {
+            switch keep {
+            case "all", "*": options.keptProperties = nil
+            case "none", "": options.keptProperties = []
+            default: options.keptProperties = keep.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+            }
+        }
+        if let text = list.value("--precision") {
+            guard let degrees = Double(text), degrees > 0, degrees.isFinite else {
+                throw CommandFailure(message: "--precision '\(text)' is not a positive number of degrees (for example 1e-7)")
+            }
+            let units = (1 / degrees).rounded()
+            guard abs(units * degrees - 1) < 1e-9, let quantizer = Quantizer(unitsPerDegree: Int64(units)) else {
+                throw CommandFailure(message: "--precision must be 1/N degrees for a whole N from 1 to 10000000 (1e-7, 1e-6, 0.00001, …), not \(text)")
+            }
+            options.quantizer = quantizer
+        }
+        if let text = list.value("--tile-size") {
+            guard let degrees = Double(text), degrees > 0, degrees <= 20 else {
+                throw CommandFailure(message: "--tile-size '\(text)' must be a number of degrees above 0 and at most 20")
+            }
+            options.tileSize = max(1, Int64((degrees * Double(options.quantizer.unitsPerDegree)).rounded()))
+        }
+        options.maximumEdgesPerTile = try integer(list, "--max-edges", default: options.maximumEdgesPerTile, range: 1...100_000)
+        options.splitFactor = try integer(list, "--split", default: options.splitFactor, range: 2...16)
+        options.maximumDepth = try integer(list, "--max-depth", default: options.maximumDepth, range: 0...12)
+        return options
+    }
+
+    private static func integer(_ list: ArgumentList, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let text = list.value(name) else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw CommandFailure(message: "\(name) '\(text)' must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    private static func summary(_ report: BuildReport, output: String, seconds: Double, quantizer: Quantizer) -> String {
+        var lines: [String] = []
+        lines.append("wrote \(output): \(report.byteCount) bytes in \(String(format: "%.2f", seconds)) s")
+        lines.append("  features \(report.featureCount), rings \(report.ringCount), vertices \(report.vertexCount)")
+        if !report.skippedGeometries.isEmpty {
+            let skipped = report.skippedGeometries.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            lines.append("  skipped (not Polygon/MultiPolygon): \(skipped)")
+        }
+        let g = report.grid
+        lines.append("  grid \(g.columns)×\(g.rows) tiles of \(quantizer.degrees(g.tileWidth))°, \(report.splitTiles) split (depth ≤ \(g.maximumDepth))")
+        lines.append("  leaf tiles: \(report.emptyTiles) empty, \(report.coveredTiles) covered, \(report.recordTiles) with records")
+        lines.append("  edges per tile: median \(report.edgesPerTile.median), p99 \(report.edgesPerTile.p99), max \(report.edgesPerTile.maximum)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

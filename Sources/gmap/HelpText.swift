@@ -1,0 +1,113 @@
+import GMap
+import GMapBuilder
+
+/// The format version as text.
+enum FormatVersionText {
+    static let current = "\(FormatLayout.majorVersion).\(FormatLayout.minorVersion)"
+}
+
+/// Everything `gmap help` prints. Keep it true to the code.
+enum HelpText {
+    static let version = "1.0.0"
+
+    static let overview = """
+    gmap \(version): fast offline reverse geocoding. Which polygon contains this point?
+
+    USAGE
+      gmap query [MAP] LATITUDE LONGITUDE [--all] [--json]
+      gmap query [MAP] - [--all] [--json]        read "lat lon" or "lat,lon" lines from stdin
+      gmap build INPUT.geojson -o OUTPUT.gmap [--id PROP] [--keep a,b] [options]
+      gmap info [MAP]
+      gmap help [COMMAND]
+
+    Without MAP, query and info use the world map that ships with gmap (Natural Earth 1:10m
+    countries), or the file named by $GMAP_MAP.
+
+    EXAMPLES
+      gmap query 36.14 -5.35                      prints GI
+      gmap build countries.geojson -o world.gmap --id iso_a2 --keep name,iso_a3
+      gmap query world.gmap 52.52 13.405 --json
+      cut -d, -f1,2 points.csv | gmap query world.gmap -
+
+    EXIT CODES
+      0 success   1 the point is in no feature   2 bad usage or input (a message says what)
+
+    """
+
+    static func help(for command: String?) -> String {
+        switch command {
+        case "query": return query
+        case "build": return build
+        case "info": return info
+        default: return overview
+        }
+    }
+
+    static let query = """
+    gmap query [MAP] LATITUDE LONGITUDE [--all] [--json]
+    gmap query [MAP] - [--all] [--json]
+
+    Prints the id of the feature that contains the point: latitude first, in decimal degrees
+    (latitude in [-90, 90], longitude in [-180, 180]). Where features overlap, the one with the
+    smallest area answers. A point on a border shared by two features belongs to exactly one.
+    Longitude 180 is answered as -180 (the same meridian); latitude 90 as the point 1e-7° south.
+
+    OPTIONS
+      --all     print every feature that contains the point, smallest area first, space-separated
+      --json    print {"id": …, "properties": {…}} with the properties kept in the map
+                (with --all, an array of them)
+
+    With "-" instead of coordinates, reads lines of "lat lon" or "lat,lon" from standard input and
+    prints one line per input line: the answer, or an empty line (null with --json) when no
+    feature contains the point. Unreadable lines print an empty line and a message on stderr,
+    and the exit code is then 2.
+
+    A single point in no feature prints nothing on stdout (null or [] with --json), says so on
+    stderr and exits 1. Bad coordinates, a missing map or a damaged one exit 2.
+
+    EXAMPLES
+      gmap query world.gmap 36.14 -5.35                 GI
+      gmap query world.gmap 36.14 -5.35 --json          {"id":"GI","properties":{"name":"Gibraltar"}}
+      printf '52.52,13.405\\n48.86 2.35\\n' | gmap query world.gmap -
+
+    """
+
+    static let build = """
+    gmap build INPUT.geojson -o OUTPUT.gmap [options]
+
+    Builds a map from a GeoJSON FeatureCollection of Polygon and MultiPolygon features ("-" reads
+    standard input). The file is read as a stream, so inputs of hundreds of MB are fine. Other
+    geometry types are skipped and counted. Broken input stops the build with a message naming
+    the feature, line and byte. The output is written to a temporary file and renamed into place,
+    so an existing map survives a failed build. The same input and options give the same bytes.
+
+    OPTIONS
+      -o, --output FILE   the map to write (required)
+      --id PROP           the property whose value is each feature's id. Default: the first of
+                          \(BuildOptions.automaticIdProperties.joined(separator: ", ")) that the feature has,
+                          else the Feature's "id" member, else its index. With --id, a feature
+                          without PROP (or with null) is an error.
+      --keep LIST         comma-separated properties to keep for --json output (default: name;
+                          "all" keeps every property, "none" keeps none)
+      --precision DEG     coordinate quantum in degrees, 1/N for whole N (default 1e-7, about
+                          1.1 cm; the largest position error is half a quantum diagonally)
+      --tile-size DEG     top-level tile size (default: automatic, 1° for a world map; the
+                          smallest of 1/64°…16° giving at most 65,536 tiles)
+      --max-edges N       split tiles with more than N edges (default 48)
+      --split N           a split tile has N × N parts (default 4)
+      --max-depth N       split at most N times (default 6)
+      -q, --quiet         print no summary
+
+    EXAMPLE
+      gmap build countries.geojson -o world.gmap --id iso_a2 --keep name,iso_a3
+
+    """
+
+    static let info = """
+    gmap info [MAP]
+
+    Prints the map's header, sections (offset, length, CRC-32), feature count, tile grid, tile
+    kinds and the edges per tile (p50, p99, max) that bound a lookup's work, and how it was built.
+
+    """
+}

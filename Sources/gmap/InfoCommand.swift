@@ -1,0 +1,60 @@
+import GMap
+
+/// `gmap info MAP`.
+enum InfoCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let list = try ArgumentList(arguments, options: [], flags: ["--help", "-h"])
+        if list.has("--help") || list.has("-h") {
+            StandardOutput.shared.write(HelpText.help(for: "info"))
+            return ExitCode.success
+        }
+        let path: String
+        switch list.positional.count {
+        case 0: path = try DefaultMap.path()
+        case 1: path = list.positional[0]
+        default: throw CommandFailure(message: "usage: gmap info [MAP]")
+        }
+        let map: GMap
+        do { map = try GMap(contentsOf: path) } catch { throw CommandFailure(message: error.description) }
+        StandardOutput.shared.write(report(map, path: path))
+        return ExitCode.success
+    }
+
+    static func report(_ map: GMap, path: String) -> String {
+        let q = map.quantizer, g = map.grid
+        var out = "\(path)\n"
+        out += "format        \(map.formatVersion.major).\(map.formatVersion.minor), \(map.byteCount) bytes\n"
+        out += "precision     \(q.unitsPerDegree) units per degree (\(1.0 / Double(q.unitsPerDegree))°), maximum position error \(rounded(q.maximumPositionError * 100)) cm\n"
+        out += "features      \(map.featureCount)\n"
+        out += "sections\n"
+        for section in map.sections {
+            out += "  \(section.tag)  offset \(pad(section.offset, 10))  length \(pad(section.length, 10))  crc32 \(hex(section.crc))\n"
+        }
+        out += "grid          \(g.columns) × \(g.rows) tiles of \(q.degrees(g.tileWidth))° × \(q.degrees(g.tileHeight))°, from (\(q.degrees(g.originY)), \(q.degrees(g.originX)))\n"
+        out += "split         \(g.splitFactor) × \(g.splitFactor) parts, \(g.subdirectoryCount) split tiles, depth ≤ \(g.maximumDepth)\n"
+        let survey = TileSurvey(of: map)
+        out += "tiles         \(survey.emptyTiles) empty, \(survey.coveredTiles) covered, \(survey.recordTiles) with records (leaf tiles)\n"
+        let edges = survey.edgesPerTile
+        out += "stored edges  \(edges.reduce(0, +)) in all leaf tiles\n"
+        out += "edges/tile    p50 \(TileSurvey.percentile(edges, 0.5)), p99 \(TileSurvey.percentile(edges, 0.99)), max \(edges.last ?? 0) (non-empty leaf tiles)\n"
+        let features = survey.featuresPerTile
+        out += "features/tile p50 \(TileSurvey.percentile(features, 0.5)), p99 \(TileSurvey.percentile(features, 0.99)), max \(features.last ?? 0)\n"
+        if survey.unreadableRecords > 0 { out += "WARNING       \(survey.unreadableRecords) tile records could not be read\n" }
+        let metadata = map.metadata
+        if !metadata.isEmpty {
+            out += "build\n"
+            for pair in metadata { out += "  \(pair.key): \(pair.value)\n" }
+        }
+        return out
+    }
+
+    private static func pad(_ value: UInt64, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+    private static func hex(_ value: UInt32) -> String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - text.count) + text
+    }
+    private static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+}

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Buffered standard output: batch queries print millions of short lines.
+final class StandardOutput {
+    nonisolated(unsafe) static let shared = StandardOutput()
+    private var buffer: [UInt8] = []
+
+    init() { buffer.reserveCapacity(1 << 16) }
+
+    func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { writeAll(descriptor: 1, $0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Unbuffered standard error.
+enum StandardError {
+    static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { writeAll(descriptor: 2, UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// Reads standard input line by line in large blocks.
+struct LineReader {
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var finished = false
+    private let descriptor: Int32
+
+    init(descriptor: Int32 = 0) { self.descriptor = descriptor }
+
+    /// The next line without its newline, or nil at the end of input.
+    mutating func next() -> Substring? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: 10) {
+                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                start = newline + 1
+                return Substring(line)
+            }
+            if finished {
+                guard start < buffer.count else { return nil }
+                let line = String(decoding: buffer[start...], as: UTF8.self)
+                start = buffer.count
+                return Substring(line)
+            }
+            buffer.removeFirst(start)
+            start = 0
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count <= 0 {
+                if count < 0, errno == EINTR { continue }
+                finished = true
+            } else {
+                buffer.append(contentsOf: chunk[0..<count])
+            }
+        }
+    }
+}
+
+/// Writes every byte, retrying after interruptions; stops quietly if the reader has gone.
+private func writeAll(descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
+    guard let base = bytes.baseAddress else { return }
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(descriptor, base + offset, bytes.count - offset)
+        if written < 0, errno == EINTR { continue }
+        if written <= 0 { return }
+        offset += written
+    }
+}
