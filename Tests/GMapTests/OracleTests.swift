@@ -86,26 +86,29 @@ enum OracleCheck {
 }
 
 final class FixtureOracleTests: XCTestCase {
-    private func build(_ features: [SourceFeature], configure: (inout BuildOptions) -> Void = { _ in }) throws -> GMap {
-        var options = BuildOptions()
-        configure(&options)
-        var builder = try MapBuilder(options: options)
-        for feature in features { try builder.add(feature) }
-        return try GMap(bytes: builder.finish().bytes)
-    }
-
-    func testFixturesAgreeWithOracle() throws {
-        let oracle = BruteForceOracle(features: FixtureShapes.all)
-        let points = OracleCheck.points(near: FixtureShapes.all, uniform: 20_000, nearEdges: 20_000, seed: 1)
+    func testFixturesAgreeWithOracleUnderEveryTiling() throws {
+        let features = try TestSupport.features(at: TestSupport.fixtures.appendingPathComponent("all-fixtures.geojson").path, idProperty: "id")
+        XCTAssertEqual(features.count, 12)
+        let oracle = BruteForceOracle(features: features)
+        let points = OracleCheck.points(near: features, uniform: 20_000, nearEdges: 20_000, seed: 1)
         for maximumEdges in [1, 4, 48] {
             for tileDegrees in [nil, 0.7, 3.0] as [Double?] {
-                let map = try build(FixtureShapes.all) { options in
+                let map = try TestSupport.build(features) { options in
                     options.maximumEdgesPerTile = maximumEdges
                     options.tileSize = tileDegrees.map { Int64($0 * 1e7) }
-                }
+                }.map
                 XCTAssertEqual(OracleCheck.disagreements(map: map, oracle: oracle, points: points), [],
                                "max edges \(maximumEdges), tile \(String(describing: tileDegrees))")
             }
         }
+    }
+
+    func testCoarsePrecisionAgreesWithOracle() throws {
+        let features = try TestSupport.features(at: TestSupport.fixtures.appendingPathComponent("all-fixtures.geojson").path, idProperty: "id")
+        let quantizer = try XCTUnwrap(Quantizer(unitsPerDegree: 100))
+        let oracle = BruteForceOracle(features: features, quantizer: quantizer)
+        let map = try TestSupport.build(features) { $0.quantizer = quantizer; $0.maximumEdgesPerTile = 2 }.map
+        let points = OracleCheck.points(near: features, uniform: 20_000, nearEdges: 20_000, seed: 2)
+        XCTAssertEqual(OracleCheck.disagreements(map: map, oracle: oracle, points: points), [])
     }
 }

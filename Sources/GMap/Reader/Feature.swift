@@ -6,6 +6,13 @@ public struct Property: Sendable, Hashable {
     public var value: String
     /// What kind of JSON value it was.
     public var kind: PropertyKind
+
+    /// A property from its parts.
+    public init(key: String, value: String, kind: PropertyKind) {
+        self.key = key
+        self.value = value
+        self.kind = kind
+    }
 }
 
 /// A feature of a map: its id, its kept properties, its bounding box and area.

@@ -1,0 +1,77 @@
+import Foundation
+import XCTest
+import GMap
+import GMapBuilder
+
+/// Paths and helpers shared by the tests.
+enum TestSupport {
+    /// The repository's root, found from this file's path.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// `Fixtures/`.
+    static let fixtures = repositoryRoot.appendingPathComponent("Fixtures")
+    /// `../shared/data`, or `$GMAP_SHARED_DATA`.
+    static let sharedData: URL = {
+        if let path = ProcessInfo.processInfo.environment["GMAP_SHARED_DATA"] { return URL(fileURLWithPath: path) }
+        return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
+    }()
+
+    /// The path of a shared data file, or an XCTSkip saying it is absent.
+    static func sharedFile(_ name: String) throws -> URL {
+        let url = sharedData.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw XCTSkip("\(url.path) is absent: the shared datasets are not beside the repository (set GMAP_SHARED_DATA to their folder)")
+        }
+        return url
+    }
+
+    /// Reads a GeoJSON file into source features whose ids are taken from `idProperty`, or are the feature's index.
+    static func features(at path: String, idProperty: String? = nil) throws -> [SourceFeature] {
+        var reader = try GeoJSONReader(path: path)
+        var result: [SourceFeature] = []
+        try reader.forEachFeature { feature in
+            guard case .polygons(let polygons) = feature.geometry else { return }
+            var id = String(feature.index)
+            if let idProperty, let value = feature.properties.first(where: { $0.key == idProperty })?.value {
+                switch value {
+                case .string(let text), .number(let text): id = text
+                default: break
+                }
+            }
+            result.append(SourceFeature(id: id, polygons: polygons.map { $0.map { $0.map { (longitude: $0.longitude, latitude: $0.latitude) } } }))
+        }
+        return result
+    }
+
+    /// Builds a map from source features.
+    static func build(_ features: [SourceFeature], configure: (inout BuildOptions) -> Void = { _ in }) throws -> (map: GMap, bytes: [UInt8]) {
+        var options = BuildOptions()
+        configure(&options)
+        var builder = try MapBuilder(options: options)
+        for feature in features { try builder.add(feature) }
+        let bytes = try builder.finish().bytes
+        return (try GMap(bytes: bytes), bytes)
+    }
+
+    /// Builds a map from a GeoJSON file the way `gmap build` does.
+    static func build(geoJSON path: String, configure: (inout BuildOptions) -> Void = { _ in }) throws -> (map: GMap, bytes: [UInt8]) {
+        var options = BuildOptions()
+        configure(&options)
+        var builder = try MapBuilder(options: options)
+        try GeoJSONImport.read(path: path, into: &builder)
+        let bytes = try builder.finish().bytes
+        return (try GMap(bytes: bytes), bytes)
+    }
+
+    /// Reads `latitude,longitude,expected` lines (`#` comments; `-` for no feature).
+    static func knownLocations(_ url: URL) throws -> [(latitude: Double, longitude: Double, expected: String?)] {
+        try String(contentsOf: url, encoding: .utf8).split(separator: "\n").compactMap { line in
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty, !text.hasPrefix("#") else { return nil }
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count >= 3, let latitude = Double(parts[0]), let longitude = Double(parts[1]) else {
+                throw NSError(domain: "known locations", code: 1, userInfo: [NSLocalizedDescriptionKey: "bad line: \(text)"])
+            }
+            return (latitude, longitude, parts[2] == "-" ? nil : parts[2])
+        }
+    }
+}
