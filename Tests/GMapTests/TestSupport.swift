@@ -24,6 +24,21 @@ enum TestSupport {
         return url
     }
 
+    /// Reads a GeoJSON file into source features whose ids are their indexes, with each feature's
+    /// `labelProperty` value alongside (ids must be unique for the oracle; labels such as iso_a2 need not be).
+    static func labelledFeatures(at path: String, labelProperty: String) throws -> (features: [SourceFeature], labels: [String]) {
+        var labels: [String] = []
+        var reader = try GeoJSONReader(path: path)
+        try reader.forEachFeature { feature in
+            guard case .polygons = feature.geometry else { return }
+            switch feature.properties.first(where: { $0.key == labelProperty })?.value {
+            case .string(let text)?, .number(let text)?: labels.append(text)
+            default: labels.append("")
+            }
+        }
+        return (try features(at: path), labels)
+    }
+
     /// Reads a GeoJSON file into source features whose ids are taken from `idProperty`, or are the feature's index.
     static func features(at path: String, idProperty: String? = nil) throws -> [SourceFeature] {
         var reader = try GeoJSONReader(path: path)
