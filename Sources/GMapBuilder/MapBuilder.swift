@@ -78,8 +78,9 @@ public struct MapBuilder {
         var rank = [UInt32](repeating: 0, count: order.count)
         for (position, source) in order.enumerated() { rank[source] = UInt32(position) }
 
+        guard polygons.ringCount > 0 else { throw BuildError("no feature has a ring with three or more distinct positions") }
         var extent = TileBounds(west: .max, south: .max, east: .min, north: .min)
-        for box in polygons.boxes {
+        for (box, rings) in zip(polygons.boxes, polygons.ringCounts) where rings > 0 {
             extent.west = min(extent.west, box.west); extent.east = max(extent.east, box.east)
             extent.south = min(extent.south, box.south); extent.north = max(extent.north, box.north)
         }

@@ -18,6 +18,8 @@ struct PolygonSet {
     var properties: [[SourceFeature.KeptProperty]] = []
     var boxes: [TileBounds] = []
     var areas: [Double] = []
+    /// Per feature, how many rings it kept (a feature may have none left after quantization).
+    var ringCounts: [Int] = []
     var ringCount = 0
 
     var featureCount: Int { ids.count }
@@ -31,6 +33,7 @@ struct PolygonSet {
         let featureIndex = UInt32(ids.count)
         var box = TileBounds(west: .max, south: .max, east: .min, north: .min)
         var area = 0.0
+        let ringsBefore = ringCount
         for polygon in feature.polygons {
             var polygonArea = 0.0
             for (ringIndex, ring) in polygon.enumerated() {
@@ -67,7 +70,10 @@ struct PolygonSet {
             }
             area += max(0, polygonArea)
         }
+        // A feature without rings keeps its id and properties, with an all-zero box and no area;
+        // it is never in a tile and never answers.
         if box.west > box.east { box = TileBounds(west: 0, south: 0, east: 0, north: 0) }
+        ringCounts.append(ringCount - ringsBefore)
         ids.append(feature.id)
         properties.append(feature.properties)
         boxes.append(box)

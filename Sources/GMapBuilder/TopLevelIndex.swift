@@ -23,7 +23,7 @@ struct TopLevelIndex {
     init(polygons: PolygonSet, rank: [UInt32], options: BuildOptions, tileSize: Int64) {
         let q = options.quantizer
         var extent = TileBounds(west: .max, south: .max, east: .min, north: .min)
-        for box in polygons.boxes where box.west <= box.east {
+        for (box, rings) in zip(polygons.boxes, polygons.ringCounts) where rings > 0 {
             extent.west = min(extent.west, box.west); extent.east = max(extent.east, box.east)
             extent.south = min(extent.south, box.south); extent.north = max(extent.north, box.north)
         }

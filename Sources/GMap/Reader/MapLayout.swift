@@ -156,22 +156,28 @@ struct MapLayout: Sendable {
             maximumDepth: Int64(file.getUInt8(at: gridBase + g.maximumDepth) ?? 0),
             subdirectoryCount: Int64(file.getUInt32(at: gridBase + g.subdirectoryCount) ?? 0)
         )
-        let halfTurn = quantizer.halfTurn, quarterTurn = quantizer.quarterTurn
+        // The grid may reach past the world by up to one tile of at most 20° (the builder's limit),
+        // which keeps every product of the even-odd rule within 64 bits.
+        let halfTurn = quantizer.halfTurn, quarterTurn = quantizer.quarterTurn, margin = 20 * quantizer.unitsPerDegree
         let gridProblem: String? =
             grid.columns < 1 || grid.rows < 1 ? "the grid has no tiles" :
             grid.tileWidth < 1 || grid.tileHeight < 1 ? "a tile has zero size" :
+            grid.tileWidth > margin || grid.tileHeight > margin ? "a tile is larger than 20°" :
             grid.splitFactor < 2 || grid.splitFactor > 16 ? "split factor \(grid.splitFactor) is outside 2…16" :
             grid.maximumDepth > 24 ? "split depth \(grid.maximumDepth) is over 24" :
             grid.originX < -halfTurn || grid.originY < -quarterTurn ? "the grid starts outside the world" :
-            grid.originX + grid.columns * grid.tileWidth > halfTurn + halfTurn / 9 ||
-            grid.originY + grid.rows * grid.tileHeight > quarterTurn + quarterTurn / 9 ? "the grid extends too far beyond the world" :
+            // columns, rows ≤ 2^32 and tile sizes ≤ 20° keep these products far below 2^63.
+            grid.originX + grid.columns * grid.tileWidth > halfTurn + margin ||
+            grid.originY + grid.rows * grid.tileHeight > quarterTurn + margin ? "the grid extends more than 20° beyond the world" :
             nil
         if let gridProblem {
             throw .malformed(part: "section GRID", offset: UInt64(gridBase), reason: gridProblem)
         }
-        let directoryEntries = grid.columns * grid.rows
-        let subdirectoryEntries = grid.subdirectoryCount * grid.splitFactor * grid.splitFactor
-        guard Int64(g.directory) + (directoryEntries + subdirectoryEntries) * 4 <= Int64(gridRange.length) else {
+        // At most 2^64 directory entries and 2^32 × 256 sub-directory entries: count in UInt64 without overflow.
+        let directoryEntries = UInt64(grid.columns) * UInt64(grid.rows)
+        let subdirectoryEntries = UInt64(grid.subdirectoryCount) * UInt64(grid.splitFactor * grid.splitFactor)
+        let (entries, overflow) = directoryEntries.addingReportingOverflow(subdirectoryEntries)
+        guard !overflow, entries <= (UInt64(gridRange.length) - UInt64(g.directory)) / 4 else {
             throw .malformed(part: "section GRID", offset: UInt64(gridBase),
                              reason: "\(directoryEntries) directory and \(subdirectoryEntries) sub-directory entries do not fit in \(gridRange.length) bytes")
         }

@@ -65,6 +65,11 @@ public struct TileSurvey: Sendable {
             featuresPerTile.append(features)
         default:
             splitTiles += 1
+            // A sound file visits each sub-directory once; more visits mean entries loop back.
+            guard Int64(splitTiles) <= layout.grid.subdirectoryCount else {
+                unreadableRecords += 1
+                return
+            }
             let factor = layout.grid.splitFactor
             let subdirectory = Int64(TileEntry.payload(of: entry))
             guard depth < Int(layout.grid.maximumDepth), subdirectory < layout.grid.subdirectoryCount,
