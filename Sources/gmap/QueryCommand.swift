@@ -11,8 +11,9 @@ enum QueryCommand {
         let style = OutputStyle(all: list.has("--all"), json: list.has("--json"))
         var positional = list.positional
         let mapPath: String
+        let firstIsNumber = positional.first.map { CoordinateParser.number(Substring($0)) != nil } ?? false
         switch positional.count {
-        case 1 where positional[0] == "-", 2 where positional[0] != "-" && positional[1] != "-":
+        case 1 where positional[0] == "-", 2 where firstIsNumber && positional[1] != "-":
             mapPath = try DefaultMap.path()
         case 2 where positional[1] == "-", 3:
             mapPath = positional.removeFirst()

@@ -1,0 +1,176 @@
+import Foundation
+import XCTest
+import GMap
+
+/// Runs the `gmap` executable the way users do and checks its output and exit codes.
+final class CommandLineTests: XCTestCase {
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static let executable: URL? = {
+        let beside = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent().appendingPathComponent("gmap")
+        return FileManager.default.isExecutableFile(atPath: beside.path) ? beside : nil
+    }()
+
+    private var temporary: URL!
+
+    override func setUpWithError() throws {
+        guard Self.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle (run swift build first)") }
+        temporary = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        if let temporary { try? FileManager.default.removeItem(at: temporary) }
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe(), errors = Pipe(), standardInput = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = standardInput
+        try process.run()
+        if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
+        try standardInput.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile(), err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    private func fixtureMap() throws -> String {
+        let path = temporary.appendingPathComponent("fixtures.gmap").path
+        let result = try run(["build", TestSupport.fixtures.appendingPathComponent("all-fixtures.geojson").path, "-o", path, "--id", "id", "--keep", "name", "-q"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return path
+    }
+
+    func testDefaultMapAnswersGibraltar() throws {
+        let result = try run(["query", "36.14", "-5.35"], environment: ["GMAP_MAP": ""])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "GI\n")
+        for point in try TestSupport.knownLocations(TestSupport.fixtures.appendingPathComponent("known-countries.csv")) {
+            let answer = try run(["query", String(point.latitude), String(point.longitude)], environment: ["GMAP_MAP": ""])
+            XCTAssertEqual(answer.stdout.isEmpty ? nil : String(answer.stdout.dropLast()), point.expected, "(\(point.latitude), \(point.longitude))")
+        }
+    }
+
+    func testQueryOutputs() throws {
+        let map = try fixtureMap()
+        XCTAssertEqual(try run(["query", map, "9", "89"]).stdout, "SMALL\n")
+        XCTAssertEqual(try run(["query", map, "9", "89", "--all"]).stdout, "SMALL CROSS BIG\n")
+        XCTAssertEqual(try run(["query", map, "1", "1", "--json"]).stdout, "{\"id\":\"HOLE\",\"properties\":{\"name\":\"Square with a hole\"}}\n")
+        XCTAssertEqual(try run(["query", map, "10", "95", "--json", "--all"]).stdout,
+                       "[{\"id\":\"CROSS\",\"properties\":{\"name\":\"Crossing Big\"}},{\"id\":\"BIG\",\"properties\":{\"name\":\"Big\"}}]\n")
+        let none = try run(["query", map, "50", "50"])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertEqual(none.stdout, "")
+        XCTAssertTrue(none.stderr.contains("no feature contains (50, 50)"), none.stderr)
+    }
+
+    func testBatchQueries() throws {
+        let map = try fixtureMap()
+        let result = try run(["query", map, "-"], input: "9 89\n9,89\n50, 50\n\n1\t1\n")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "SMALL\nSMALL\n\n\nHOLE\n")
+        let bad = try run(["query", map, "-"], input: "9 89\nninety 0\n91 0\n1 1")
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertEqual(bad.stdout, "SMALL\n\n\nHOLE\n")
+        XCTAssertTrue(bad.stderr.contains("line 2: latitude 'ninety' is not a number"), bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("line 3: latitude 91 is outside [-90, 90]"), bad.stderr)
+    }
+
+    func testBadInputExitsTwoWithAMessage() throws {
+        let map = try fixtureMap()
+        let notAMap = temporary.appendingPathComponent("not-a-map.gmap")
+        try Data("hello".utf8 + [UInt8](repeating: 0, count: 100)).write(to: notAMap)
+        let truncated = temporary.appendingPathComponent("truncated.gmap")
+        try Data(try Data(contentsOf: URL(fileURLWithPath: map)).prefix(1000)).write(to: truncated)
+        let cases: [([String], String)] = [
+            (["query", map, "91", "0"], "latitude 91 is outside [-90, 90]"),
+            (["query", map, "0", "-180.5"], "longitude -180.5 is outside [-180, 180]"),
+            (["query", map, "nan", "0"], "latitude 'nan' is not a number"),
+            (["query", map, "0", "abc"], "longitude 'abc' is not a number"),
+            (["query", map, "0x10", "0"], "latitude '0x10' is not a number"),
+            (["query", temporary.appendingPathComponent("missing.gmap").path, "0", "0"], "No such file or directory"),
+            (["query", notAMap.path, "0", "0"], "not a gmap file"),
+            (["query", truncated.path, "0", "0"], "truncated gmap file"),
+            (["query", map, "1"], "usage: gmap query"),
+            (["query", map, "1", "2", "--bogus"], "unknown option '--bogus'"),
+            (["frobnicate"], "unknown command 'frobnicate'"),
+            (["build", "in.geojson"], "needs an output file"),
+            (["build", "in.geojson", "-o", "x.gmap", "--precision", "3e-7"], "--precision must be 1/N degrees"),
+        ]
+        for (arguments, message) in cases {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        var newer = try Data(contentsOf: URL(fileURLWithPath: map))
+        newer[FormatLayout.Header.majorVersion] = 7
+        let newerPath = temporary.appendingPathComponent("newer.gmap")
+        try newer.write(to: newerPath)
+        let result = try run(["query", newerPath.path, "0", "0"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("format version 7.0 is newer than this reader"), result.stderr)
+    }
+
+    func testBrokenGeoJSONNamesTheFeatureAndLeavesTheOldMap() throws {
+        let map = try fixtureMap()
+        let before = try Data(contentsOf: URL(fileURLWithPath: map))
+        let broken = temporary.appendingPathComponent("broken.geojson")
+        try Data("""
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","properties":{"id":"OK"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}},
+        {"type":"Feature","properties":{"id":"BAD"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[200,1],[0,0]]]}}
+        ]}
+        """.utf8).write(to: broken)
+        let result = try run(["build", broken.path, "-o", map, "--id", "id"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("feature 1"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("200"), result.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: map)), before, "a failed build leaves the old map untouched")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.contains(".tmp-") }
+        XCTAssertEqual(leftovers, [])
+        let missingID = try run(["build", broken.path, "-o", map, "--id", "iso_a2"])
+        XCTAssertEqual(missingID.status, 2)
+        XCTAssertTrue(missingID.stderr.contains("feature 0 has no property \"iso_a2\""), missingID.stderr)
+    }
+
+    func testBuildReportsSkippedGeometriesAndInfoDescribesTheMap() throws {
+        let input = temporary.appendingPathComponent("mixed.geojson")
+        try Data("""
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","properties":{"name":"Square"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]]]}},
+        {"type":"Feature","properties":{"name":"Spot"},"geometry":{"type":"Point","coordinates":[0.5,0.5]}},
+        {"type":"Feature","properties":{"name":"Road"},"geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}
+        ]}
+        """.utf8).write(to: input)
+        let output = temporary.appendingPathComponent("mixed.gmap").path
+        let build = try run(["build", input.path, "-o", output])
+        XCTAssertEqual(build.status, 0, build.stderr)
+        XCTAssertTrue(build.stderr.contains("skipped (not Polygon/MultiPolygon): 1 LineString, 1 Point"), build.stderr)
+        XCTAssertEqual(try run(["query", output, "0.5", "0.5"]).stdout, "Square\n")
+        let info = try run(["info", output])
+        XCTAssertEqual(info.status, 0)
+        for expected in ["format        1.0", "features      1", "GRID", "TILE", "FEAT", "edges/tile    p50", "source: mixed.geojson"] {
+            XCTAssertTrue(info.stdout.contains(expected), "info lacks \(expected):\n\(info.stdout)")
+        }
+    }
+
+    func testHelpDescribesEveryCommand() throws {
+        let help = try run(["--help"])
+        XCTAssertEqual(help.status, 0)
+        for command in ["gmap query", "gmap build", "gmap info"] { XCTAssertTrue(help.stdout.contains(command)) }
+        XCTAssertTrue(try run(["build", "--help"]).stdout.contains("--max-edges N"))
+        XCTAssertTrue(try run(["help", "query"]).stdout.contains("--all"))
+        XCTAssertEqual(try run([]).status, 2)
+    }
+}
