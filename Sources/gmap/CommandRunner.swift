@@ -27,6 +27,7 @@ enum CommandRunner {
             case "query": return try QueryCommand.run(rest)
             case "build": return try BuildCommand.run(rest)
             case "info": return try InfoCommand.run(rest)
+            case "bench": return try BenchCommand.run(rest)
             case "help", "--help", "-h":
                 StandardOutput.shared.write(HelpText.help(for: rest.first))
                 return ExitCode.success
@@ -34,7 +35,7 @@ enum CommandRunner {
                 StandardOutput.shared.write("gmap \(HelpText.version) (format \(FormatVersionText.current))\n")
                 return ExitCode.success
             default:
-                throw CommandFailure(message: "unknown command '\(first)'; the commands are query, build, info and help (see 'gmap help')")
+                throw CommandFailure(message: "unknown command '\(first)'; the commands are query, build, info, bench and help (see 'gmap help')")
             }
         } catch let failure as CommandFailure {
             StandardOutput.shared.flush()

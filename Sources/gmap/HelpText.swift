@@ -18,6 +18,7 @@ enum HelpText {
       gmap query [MAP] - [--all] [--json]        read "lat lon" or "lat,lon" lines from stdin
       gmap build INPUT.geojson -o OUTPUT.gmap [--id PROP] [--keep a,b] [options]
       gmap info [MAP]
+      gmap bench [MAP] [--points N] [--runs R]
       gmap help [COMMAND]
 
     Without MAP, query and info use the world map that ships with gmap (Natural Earth 1:10m
@@ -39,6 +40,7 @@ enum HelpText {
         case "query": return query
         case "build": return build
         case "info": return info
+        case "bench": return bench
         default: return overview
         }
     }
@@ -100,6 +102,15 @@ enum HelpText {
 
     EXAMPLE
       gmap build countries.geojson -o world.gmap --id iso_a2 --keep name,iso_a3
+
+    """
+
+    static let bench = """
+    gmap bench [MAP] [--points N] [--runs R] [--seed S]
+
+    Times opening the map (median and p99 of at least 21 opens) and lookups, R runs (default 11)
+    over N points (default 1,000,000): points uniform on the sphere, and those of them that fall
+    in some feature ("on land"). Prints the median and p99 over runs of the time per lookup.
 
     """
 
