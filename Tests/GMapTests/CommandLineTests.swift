@@ -165,6 +165,17 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    /// The worked example in Spec/FORMAT.md is rebuilt byte for byte by the command the spec shows.
+    func testSpecWorkedExampleIsCurrent() throws {
+        let output = temporary.appendingPathComponent("spec-example.gmap")
+        let input = TestSupport.fixtures.appendingPathComponent("spec-example.geojson")
+        let result = try run(["build", input.path, "-o", output.path, "--precision", "0.01", "--tile-size", "5", "--max-edges", "4",
+                              "--split", "2", "--max-depth", "1", "--id", "name", "--keep", "name", "-q"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try Data(contentsOf: output), try Data(contentsOf: TestSupport.fixtures.appendingPathComponent("spec-example.gmap")))
+        XCTAssertEqual(try run(["query", output.path, "1.5", "2.2"]).stdout, "B\n")
+    }
+
     func testHelpDescribesEveryCommand() throws {
         let help = try run(["--help"])
         XCTAssertEqual(help.status, 0)
