@@ -4,7 +4,9 @@ import Foundation
 ///
 /// The bytes go to a temporary file beside the target (same directory, so the same file system),
 /// which is flushed to disk and then renamed over the target. On any failure the temporary file
-/// is removed and the target is left as it was.
+/// is removed and the target is left as it was. While the temporary file exists, SIGINT, SIGTERM
+/// and SIGHUP remove it before the process ends; only SIGKILL during the write can leave a
+/// `.NAME.tmp-PID-N` file beside the target (the target itself is still the old file).
 public enum AtomicFile {
     /// Writes `bytes` to `path` atomically.
     public static func write(_ bytes: [UInt8], to path: String) throws {
@@ -16,7 +18,9 @@ public enum AtomicFile {
             throw BuildError("cannot create \(temporary): \(String(cString: strerror(errno)))")
         }
         var succeeded = false
+        InterruptCleanup.arm(removing: temporary)
         defer {
+            InterruptCleanup.disarm()
             if !succeeded { unlink(temporary) }
         }
         do {
@@ -41,5 +45,30 @@ public enum AtomicFile {
             throw BuildError("cannot replace \(path): \(String(cString: strerror(errno)))")
         }
         succeeded = true
+    }
+}
+
+/// Removes a temporary file if the process is interrupted while it exists.
+///
+/// The path lives in a fixed C buffer so that the signal handler only calls async-signal-safe functions.
+enum InterruptCleanup {
+    nonisolated(unsafe) private static let path = UnsafeMutablePointer<CChar>.allocate(capacity: Int(PATH_MAX) + 1)
+    private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    static func arm(removing file: String) {
+        let bytes = Array(file.utf8.prefix(Int(PATH_MAX)))
+        for (index, byte) in bytes.enumerated() { path[index] = CChar(bitPattern: byte) }
+        path[bytes.count] = 0
+        for signal in signals {
+            _ = Foundation.signal(signal) { received in
+                unlink(InterruptCleanup.path)
+                _exit(128 + received)
+            }
+        }
+    }
+
+    static func disarm() {
+        for signal in signals { _ = Foundation.signal(signal, SIG_DFL) }
+        path[0] = 0
     }
 }

@@ -28,6 +28,7 @@ enum CommandRunner {
             case "build": return try BuildCommand.run(rest)
             case "info": return try InfoCommand.run(rest)
             case "bench": return try BenchCommand.run(rest)
+            case "verify": return try VerifyCommand.run(rest)
             case "help", "--help", "-h":
                 StandardOutput.shared.write(HelpText.help(for: rest.first))
                 return ExitCode.success
@@ -35,7 +36,7 @@ enum CommandRunner {
                 StandardOutput.shared.write("gmap \(HelpText.version) (format \(FormatVersionText.current))\n")
                 return ExitCode.success
             default:
-                throw CommandFailure(message: "unknown command '\(first)'; the commands are query, build, info, bench and help (see 'gmap help')")
+                throw CommandFailure(message: "unknown command '\(first)'; the commands are query, build, info, verify, bench and help (see 'gmap help')")
             }
         } catch let failure as CommandFailure {
             StandardOutput.shared.flush()

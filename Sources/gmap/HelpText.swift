@@ -18,6 +18,7 @@ enum HelpText {
       gmap query [MAP] - [--all] [--json]        read "lat lon" or "lat,lon" lines from stdin
       gmap build INPUT.geojson -o OUTPUT.gmap [--id PROP] [--keep a,b] [options]
       gmap info [MAP]
+      gmap verify MAP [--known FILE]
       gmap bench [MAP] [--points N] [--runs R]
       gmap help [COMMAND]
 
@@ -41,6 +42,7 @@ enum HelpText {
         case "build": return build
         case "info": return info
         case "bench": return bench
+        case "verify": return verify
         default: return overview
         }
     }
@@ -102,6 +104,26 @@ enum HelpText {
 
     EXAMPLE
       gmap build countries.geojson -o world.gmap --id iso_a2 --keep name,iso_a3
+
+    """
+
+    static let verify = """
+    gmap verify MAP [--known FILE] [--limit N]
+
+    Checks the whole map: the CRC-32 of the header and of every section, that sections do not
+    overlap, and every structure a lookup can reach: each tile directory entry and sub-directory,
+    each tile record decoded to its end (feature indexes, vertex counts, coordinates in range),
+    each feature, property and metadata record and its strings (in bounds, valid UTF-8). Prints
+    "sound", or each problem with where it is (section, tile, byte offset), at most N (default 50).
+
+    --known FILE also looks up each "latitude,longitude,expected_id" line of FILE ("#" starts a
+    comment; "-" means no feature) and lists every point that answers differently.
+
+    Exit code 0 only for a sound file whose known locations all pass; 1 when the file is damaged
+    or a known location fails; 2 for bad usage or a file that cannot be read.
+
+    EXAMPLE
+      gmap verify world.gmap --known Fixtures/known-countries.csv
 
     """
 

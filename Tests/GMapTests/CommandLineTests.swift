@@ -165,6 +165,89 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    func testVerifyTellsSoundFromDamaged() throws {
+        let map = try fixtureMap()
+        let sound = try run(["verify", map, "--known", TestSupport.fixtures.appendingPathComponent("known-fixtures.csv").path])
+        XCTAssertEqual(sound.status, 0, sound.stdout + sound.stderr)
+        XCTAssertTrue(sound.stdout.contains(": sound ("), sound.stdout)
+        XCTAssertTrue(sound.stdout.contains("known locations answer as expected"), sound.stdout)
+
+        let wrong = temporary.appendingPathComponent("wrong.csv")
+        try Data("# two wrong expectations\n9,89,BIG\n50,50,HOLE\n1,1,HOLE\n".utf8).write(to: wrong)
+        let failing = try run(["verify", map, "--known", wrong.path])
+        XCTAssertEqual(failing.status, 1)
+        XCTAssertTrue(failing.stdout.contains("line 2: (9, 89) expected BIG, got SMALL"), failing.stdout)
+        XCTAssertTrue(failing.stdout.contains("line 3: (50, 50) expected HOLE, got -"), failing.stdout)
+        XCTAssertTrue(failing.stdout.contains("1 of 3 known locations"), failing.stdout)
+
+        // Damage one byte of each section in turn: every copy is reported, with the section named.
+        let original = try Data(contentsOf: URL(fileURLWithPath: map))
+        let opened = try GMap(contentsOf: map)
+        for section in opened.sections where section.length > 0 {
+            var damaged = original
+            damaged[Int(section.offset + section.length / 2)] ^= 0x5A
+            let path = temporary.appendingPathComponent("damaged-\(section.tag).gmap")
+            try damaged.write(to: path)
+            let result = try run(["verify", path.path])
+            XCTAssertEqual(result.status, 1, "\(section.tag): \(result.stdout)")
+            XCTAssertTrue(result.stdout.contains("NOT SOUND"), result.stdout)
+            XCTAssertTrue(result.stdout.contains("section \(section.tag)"), "\(section.tag): \(result.stdout)")
+        }
+        var header = original
+        header[FormatLayout.Header.majorVersion] = 1
+        header[40] ^= 1 // a reserved header byte outside the CRC's coverage does not matter; the table does
+        header[FormatLayout.headerLength + FormatLayout.SectionEntry.crc] ^= 1
+        let headerPath = temporary.appendingPathComponent("header.gmap")
+        try header.write(to: headerPath)
+        let headerResult = try run(["verify", headerPath.path])
+        XCTAssertEqual(headerResult.status, 1)
+        XCTAssertTrue(headerResult.stdout.contains("header at byte 36"), headerResult.stdout)
+        XCTAssertEqual(try run(["verify", temporary.appendingPathComponent("absent.gmap").path]).status, 2)
+    }
+
+    /// A build whose write fails (the file-size limit is hit mid-write) leaves the old map and no temporary file.
+    func testFailedWriteKeepsTheOldMap() throws {
+        let map = try fixtureMap()
+        let before = try Data(contentsOf: URL(fileURLWithPath: map))
+        let input = TestSupport.fixtures.appendingPathComponent("all-fixtures.geojson").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // ulimit -f counts 512-byte blocks here (dash); 8 blocks = 4 KB, far less than the map.
+        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 8; exec \"$0\" build \"$1\" -o \"$2\" --id id --tile-size 0.25", Self.executable!.path, input, map]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 2, message)
+        XCTAssertTrue(message.contains("cannot write"), message)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: map)), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.contains(".tmp-") }, [])
+    }
+
+    /// Builds interrupted by SIGTERM at random moments leave either the old map or the whole new one, and no temporary file.
+    func testInterruptedBuildsLeaveAWholeMap() throws {
+        let map = try fixtureMap()
+        let before = try Data(contentsOf: URL(fileURLWithPath: map))
+        let input = TestSupport.fixtures.appendingPathComponent("all-fixtures.geojson").path
+        var interrupted = 0
+        for attempt in 0..<12 {
+            let process = Process()
+            process.executableURL = Self.executable
+            process.arguments = ["build", input, "-o", map, "--id", "id", "--tile-size", "0.1", "-q"]
+            try process.run()
+            usleep(UInt32(20_000 + attempt * 25_000))
+            process.terminate()
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal || process.terminationStatus != 0 { interrupted += 1 }
+            let now = try GMap(contentsOf: map)
+            XCTAssertEqual(now.lookup(latitude: 9, longitude: 89)?.id, "SMALL", "attempt \(attempt): the map is whole")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.contains(".tmp-") }, [], "attempt \(attempt)")
+        }
+        XCTAssertGreaterThan(interrupted, 0, "at least one build was interrupted")
+        _ = before
+    }
+
     /// The worked example in Spec/FORMAT.md is rebuilt byte for byte by the command the spec shows.
     func testSpecWorkedExampleIsCurrent() throws {
         let output = temporary.appendingPathComponent("spec-example.gmap")

@@ -1,0 +1,267 @@
+/// One thing wrong with a map: where it is and what is wrong.
+public struct MapProblem: Sendable, Hashable, CustomStringConvertible {
+    /// The part of the file: a section, a tile, a feature record.
+    public var location: String
+    /// The byte offset from the start of the file where the problem was found.
+    public var offset: Int
+    /// What is wrong.
+    public var reason: String
+
+    /// A problem from its parts.
+    public init(location: String, offset: Int, reason: String) {
+        self.location = location
+        self.offset = offset
+        self.reason = reason
+    }
+
+    /// `location at byte offset: reason`.
+    public var description: String { "\(location) at byte \(offset): \(reason)" }
+}
+
+/// Checks a whole map: every CRC-32, and every structure a lookup can reach.
+///
+/// Opening a map checks only what is needed to use it safely in O(1); lookups check each byte
+/// they read. `MapVerifier` walks everything once, in time proportional to the file, and lists
+/// what is wrong, so that `gmap verify` can tell a sound file from a damaged one.
+public struct MapVerifier {
+    /// The problems found, in file order of discovery.
+    public private(set) var problems: [MapProblem] = []
+    /// Tiles (top-level and parts) walked.
+    public private(set) var tilesVisited = 0
+    /// Tile records decoded.
+    public private(set) var recordsDecoded = 0
+    /// Edges decoded.
+    public private(set) var edgesDecoded = 0
+    private let map: GMap
+    private let limit: Int
+    private var visitedSubdirectories: [Bool] = []
+
+    /// Verifies `map`, keeping at most `limit` problems.
+    public init(map: GMap, limit: Int = 1000) {
+        self.map = map
+        self.limit = limit
+        checkChecksums()
+        checkSectionPlacement()
+        checkGrid()
+        checkFeatures()
+        checkMetadata()
+    }
+
+    /// Whether no problem was found.
+    public var isSound: Bool { problems.isEmpty }
+
+    private mutating func report(_ location: String, _ offset: Int, _ reason: String) {
+        if problems.count < limit { problems.append(MapProblem(location: location, offset: offset, reason: reason)) }
+    }
+
+    private var layout: MapLayout { map.layout }
+    private var span: ByteSpan { map.span }
+
+    private mutating func checkChecksums() {
+        let header = FormatLayout.Header.self
+        let tableLength = map.sections.count * FormatLayout.sectionEntryLength
+        let headerLength = Int(span.getUInt32(at: header.headerLength) ?? 0)
+        if let head = span.getBytes(at: 0, length: header.headerCRC),
+           let table = span.getBytes(at: headerLength, length: tableLength),
+           let stored = span.getUInt32(at: header.headerCRC) {
+            var crc = CRC32()
+            crc.update(head)
+            crc.update(table)
+            if crc.value != stored {
+                report("header", header.headerCRC, "CRC-32 of the header and section table is \(hex(crc.value)), the header says \(hex(stored))")
+            }
+        }
+        if span.getUInt32(at: header.flags) != 0 { report("header", header.flags, "flags are not zero") }
+        for (index, section) in map.sections.enumerated() {
+            guard let bytes = span.getBytes(at: Int(section.offset), length: Int(section.length)) else { continue }
+            let crc = CRC32.checksum(bytes)
+            if crc != section.crc {
+                report("section \(section.tag)", Int(section.offset),
+                       "CRC-32 of its \(section.length) bytes is \(hex(crc)), the section table says \(hex(section.crc))")
+            }
+            let entry = headerLength + index * FormatLayout.sectionEntryLength
+            if span.getUInt32(at: entry + FormatLayout.SectionEntry.flags) != 0 {
+                report("section table entry \(index) (\(section.tag))", entry + FormatLayout.SectionEntry.flags, "flags are not zero")
+            }
+        }
+    }
+
+    private mutating func checkSectionPlacement() {
+        let tableEnd = FormatLayout.headerLength + map.sections.count * FormatLayout.sectionEntryLength
+        let sorted = map.sections.sorted { $0.offset < $1.offset }
+        var previousEnd = UInt64(tableEnd), previousName = "the section table"
+        for section in sorted {
+            if section.offset < previousEnd {
+                report("section \(section.tag)", Int(section.offset), "overlaps \(previousName)")
+            }
+            previousEnd = max(previousEnd, section.offset + section.length)
+            previousName = "section \(section.tag)"
+        }
+    }
+
+    // MARK: Grid and tiles
+
+    private mutating func checkGrid() {
+        let grid = layout.grid
+        visitedSubdirectories = Array(repeating: false, count: Int(grid.subdirectoryCount))
+        for row in 0..<grid.rows {
+            for column in 0..<grid.columns {
+                let offset = layout.directoryOffset + Int(row * grid.columns + column) * 4
+                guard let entry = span.getUInt32(at: offset) else { continue }
+                let west = grid.originX + column * grid.tileWidth, south = grid.originY + row * grid.tileHeight
+                checkTile(entry: entry, at: offset, name: "tile (column \(column), row \(row))",
+                          bounds: TileBounds(west: west, south: south, east: west + grid.tileWidth, north: south + grid.tileHeight), depth: 0)
+                if problems.count >= limit { return }
+            }
+        }
+        for (index, visited) in visitedSubdirectories.enumerated() where !visited {
+            report("sub-directory \(index)", layout.subdirectoryOffset + index * Int(grid.splitFactor * grid.splitFactor) * 4,
+                   "no split tile refers to it")
+            break
+        }
+    }
+
+    private mutating func checkTile(entry: UInt32, at offset: Int, name: String, bounds: TileBounds, depth: Int) {
+        tilesVisited += 1
+        let payload = TileEntry.payload(of: entry)
+        switch TileEntry.kind(of: entry) {
+        case TileEntry.emptyKind:
+            if payload != 0 { report(name, offset, "an empty entry has the non-zero payload \(payload)") }
+        case TileEntry.coveredKind:
+            if Int(payload) >= layout.featureCount {
+                report(name, offset, "covered by feature \(payload), but there are \(layout.featureCount) features")
+            }
+        case TileEntry.recordKind:
+            checkRecord(at: Int(payload), name: name, bounds: bounds)
+        default:
+            let grid = layout.grid, factor = grid.splitFactor
+            guard depth < Int(grid.maximumDepth) else {
+                return report(name, offset, "split below the deepest level \(grid.maximumDepth) that the grid allows")
+            }
+            guard Int64(payload) < grid.subdirectoryCount else {
+                return report(name, offset, "split into sub-directory \(payload), but there are \(grid.subdirectoryCount)")
+            }
+            guard !visitedSubdirectories[Int(payload)] else {
+                return report(name, offset, "sub-directory \(payload) is used by more than one split tile")
+            }
+            visitedSubdirectories[Int(payload)] = true
+            guard bounds.width >= factor, bounds.height >= factor else {
+                return report(name, offset, "a tile \(bounds.width) × \(bounds.height) units is too small to split \(factor) × \(factor)")
+            }
+            for row in 0..<factor {
+                for column in 0..<factor {
+                    let slot = Int64(payload) * factor * factor + row * factor + column
+                    let childOffset = layout.subdirectoryOffset + Int(slot) * 4
+                    guard let child = span.getUInt32(at: childOffset) else { continue }
+                    checkTile(entry: child, at: childOffset, name: "\(name) part (\(column), \(row))",
+                              bounds: bounds.part(column: column, row: row, factor: factor), depth: depth + 1)
+                }
+            }
+        }
+    }
+
+    private mutating func checkRecord(at relative: Int, name: String, bounds: TileBounds) {
+        recordsDecoded += 1
+        let start = layout.tilesOffset + relative
+        guard start < layout.tilesEnd else {
+            return report(name, layout.directoryOffset, "its record offset \(relative) is outside TILE (\(layout.tilesEnd - layout.tilesOffset) bytes)")
+        }
+        var cursor = VarintCursor(base: span.base, position: start, end: layout.tilesEnd)
+        let limitX = layout.quantizer.halfTurn, limitY = layout.quantizer.quarterTurn
+        guard let count = cursor.readVarint(), count >= 1, count <= UInt64(layout.featureCount) else {
+            return report(name, start, "the record's feature count is missing, zero or more than the features")
+        }
+        var feature: UInt64 = 0
+        for entry in 0..<count {
+            let entryStart = cursor.position
+            guard let head = cursor.readVarint(), let runs = cursor.readVarint() else {
+                return report(name, entryStart, "record entry \(entry) ends early")
+            }
+            if entry > 0 && head >> 1 == 0 { report(name, entryStart, "record entry \(entry) repeats feature \(feature)") }
+            feature &+= head >> 1
+            guard feature < UInt64(layout.featureCount) else {
+                return report(name, entryStart, "record entry \(entry) names feature \(feature), but there are \(layout.featureCount)")
+            }
+            if runs == 0 && head & 1 == 0 { report(name, entryStart, "record entry \(entry) has no edges and its corner is outside") }
+            guard runs <= UInt64(cursor.remaining) else { return report(name, entryStart, "record entry \(entry) claims \(runs) runs") }
+            for run in 0..<runs {
+                let runStart = cursor.position
+                guard let vertices = cursor.readVarint(), vertices >= 2, vertices <= UInt64(cursor.remaining) / 2 + 1 else {
+                    return report(name, runStart, "run \(run) of entry \(entry) has a bad vertex count")
+                }
+                var x = bounds.west, y = bounds.south
+                for vertex in 0..<vertices {
+                    let vertexStart = cursor.position
+                    guard let dx = cursor.readSigned(), let dy = cursor.readSigned() else {
+                        return report(name, vertexStart, "run \(run) of entry \(entry) ends early at vertex \(vertex)")
+                    }
+                    x = x &+ dx
+                    y = y &+ dy
+                    guard x >= -limitX, x <= limitX, y >= -limitY, y <= limitY else {
+                        return report(name, vertexStart, "vertex \(vertex) of run \(run) lies outside the world: (\(x), \(y))")
+                    }
+                }
+                edgesDecoded += Int(vertices) - 1
+            }
+        }
+    }
+
+    // MARK: Features, properties, strings
+
+    private mutating func checkFeatures() {
+        let field = FormatLayout.FeatureRecord.self, property = FormatLayout.PropertyRecord.self
+        var previousArea = -Double.infinity
+        for index in 0..<layout.featureCount {
+            let record = layout.featureRecordsOffset + index * layout.featureRecordLength
+            guard let idOffset = span.getUInt32(at: record + field.idOffset), let idLength = span.getUInt32(at: record + field.idLength),
+                  let first = span.getUInt32(at: record + field.firstProperty), let count = span.getUInt32(at: record + field.propertyCount),
+                  let area = span.getFloat64(at: record + field.area) else { continue }
+            checkString(offset: idOffset, length: idLength, location: "feature \(index) id", at: record)
+            if UInt64(first) + UInt64(count) > UInt64(layout.propertyCount) {
+                report("feature \(index)", record + field.firstProperty, "properties \(first)…\(UInt64(first) + UInt64(count)) are past the \(layout.propertyCount) in PROP")
+            }
+            if !(area >= previousArea) { report("feature \(index)", record + field.area, "area \(area) is not in ascending order") }
+            previousArea = area
+        }
+        for index in 0..<layout.propertyCount {
+            let record = layout.propertyRecordsOffset + index * layout.propertyRecordLength
+            guard let keyOffset = span.getUInt32(at: record + property.keyOffset), let keyLength = span.getUInt32(at: record + property.keyLength),
+                  let valueOffset = span.getUInt32(at: record + property.valueOffset), let valueLength = span.getUInt32(at: record + property.valueLength),
+                  let kind = span.getUInt8(at: record + property.kind) else { continue }
+            checkString(offset: keyOffset, length: keyLength, location: "property \(index) key", at: record)
+            checkString(offset: valueOffset, length: valueLength, location: "property \(index) value", at: record + property.valueOffset)
+            if PropertyKind(rawValue: kind) == nil { report("property \(index)", record + property.kind, "unknown value kind \(kind)") }
+        }
+    }
+
+    private mutating func checkMetadata() {
+        for index in 0..<layout.metadataCount {
+            let record = layout.metadataRecordsOffset + index * layout.metadataRecordLength
+            guard let keyOffset = span.getUInt32(at: record), let keyLength = span.getUInt32(at: record + 4),
+                  let valueOffset = span.getUInt32(at: record + 8), let valueLength = span.getUInt32(at: record + 12) else { continue }
+            checkString(offset: keyOffset, length: keyLength, location: "metadata \(index) key", at: record)
+            checkString(offset: valueOffset, length: valueLength, location: "metadata \(index) value", at: record + 8)
+        }
+    }
+
+    private mutating func checkString(offset: UInt32, length: UInt32, location: String, at recordOffset: Int) {
+        guard UInt64(offset) + UInt64(length) <= UInt64(layout.stringsLength),
+              let bytes = span.getBytes(at: layout.stringsOffset + Int(offset), length: Int(length)) else {
+            return report(location, recordOffset, "string \(offset)+\(length) lies outside STRS (\(layout.stringsLength) bytes)")
+        }
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return
+            case .error: return report(location, layout.stringsOffset + Int(offset), "string is not valid UTF-8")
+            }
+        }
+    }
+
+    private func hex(_ value: UInt32) -> String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - text.count) + text
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GMap
+
+/// `gmap verify MAP [--known FILE]`.
+enum VerifyCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let list = try ArgumentList(arguments, options: ["--known", "--limit"], flags: ["--help", "-h"])
+        if list.has("--help") || list.has("-h") {
+            StandardOutput.shared.write(HelpText.help(for: "verify"))
+            return ExitCode.success
+        }
+        guard list.positional.count == 1, let path = list.positional.first else {
+            throw CommandFailure(message: "usage: gmap verify MAP [--known FILE] (see 'gmap help verify')")
+        }
+        let limit = Int(list.value("--limit") ?? "") ?? 50
+        let map: GMap
+        switch Result(catching: { () throws(GMapError) -> GMap in try GMap(contentsOf: path) }) {
+        case .success(let opened):
+            map = opened
+        case .failure(.cannotOpen(let file, let operation, let code)):
+            throw CommandFailure(message: GMapError.cannotOpen(path: file, operation: operation, code: code).description)
+        case .failure(let error):
+            StandardOutput.shared.write("\(path): NOT SOUND\n  \(error.description)\n")
+            return ExitCode.notFound
+        }
+        let verifier = MapVerifier(map: map, limit: limit)
+        var failures = 0
+        var out = ""
+        if verifier.isSound {
+            out += "\(path): sound (\(map.sections.count) CRC-32s match; \(verifier.tilesVisited) tiles, \(verifier.recordsDecoded) records, \(verifier.edgesDecoded) edges, \(map.featureCount) features checked)\n"
+        } else {
+            out += "\(path): NOT SOUND, \(verifier.problems.count)\(verifier.problems.count >= limit ? "+" : "") problems\n"
+            for problem in verifier.problems { out += "  \(problem)\n" }
+        }
+        if let known = list.value("--known") {
+            let (checked, failed, lines) = try checkKnown(map: map, path: known)
+            failures = failed
+            out += lines
+            out += "\(known): \(checked - failed) of \(checked) known locations answer as expected\n"
+        }
+        StandardOutput.shared.write(out)
+        return verifier.isSound && failures == 0 ? ExitCode.success : ExitCode.notFound
+    }
+
+    /// Runs `latitude,longitude,expected_id` lines (`#` comments, `-` or empty for no feature).
+    static func checkKnown(map: GMap, path: String) throws -> (checked: Int, failed: Int, report: String) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(message: "cannot read the known-locations file \(path)")
+        }
+        var checked = 0, failed = 0, report = ""
+        for (number, rawLine) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let fields = line.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3 else {
+                throw CommandFailure(message: "\(path):\(number + 1): expected latitude,longitude,expected_id, got '\(line)'")
+            }
+            let coordinate: CoordinateParser.Coordinate
+            switch CoordinateParser.coordinate(latitude: fields[0].drop { $0 == " " }, longitude: fields[1].drop { $0 == " " }) {
+            case .success(let value): coordinate = value
+            case .failure(let failure): throw CommandFailure(message: "\(path):\(number + 1): \(failure.message)")
+            }
+            let expected = fields[2].trimmingCharacters(in: .whitespaces)
+            let answer = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude)?.id
+            checked += 1
+            if answer != (expected == "-" || expected.isEmpty ? nil : expected) {
+                failed += 1
+                report += "  line \(number + 1): (\(fields[0]), \(fields[1])) expected \(expected.isEmpty ? "-" : expected), got \(answer ?? "-")\n"
+            }
+        }
+        return (checked, failed, report)
+    }
+}
