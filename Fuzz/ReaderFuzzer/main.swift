@@ -36,11 +36,10 @@ func exercise(_ feature: Feature, of map: GMap) {
 /// The query points: a few dozen (latitude, longitude) pairs in degrees, valid or not.
 func queryPoints(for map: GMap) -> [(Double, Double)] {
     var points: [(Double, Double)] = [
-        (0, 0), (90, 180), (-90, -180), (90, -180), (-90, 180), (90, 0), (-90, 0), (0, 180), (0, -180),
-        (45.5, -122.7), (-33.9, 151.2), (36.14, -5.35), (1e-7, -1e-7), (89.9999999, 179.9999999),
+        (0, 0), (90, 180), (-90, -180), (90, -180), (-90, 180), (0, 180),
+        (36.14, -5.35), (1e-7, -1e-7), (89.9999999, 179.9999999),
         // Invalid: must answer nothing, never trap.
-        (.nan, 0), (0, .nan), (90.0000001, 0), (0, -180.0000001), (.infinity, 0), (0, -.infinity),
-        (-.greatestFiniteMagnitude, .greatestFiniteMagnitude),
+        (.nan, 0), (90.0000001, 0), (0, -180.0000001), (0, -.infinity),
     ]
     let q = map.quantizer, grid = map.grid
     let unit = q.degrees(1)
@@ -92,7 +91,6 @@ func exercise(_ map: GMap, twin: GMap?) {
         let all = map.lookupAll(latitude: latitude, longitude: longitude)
         check(one?.index == all.first?.index, "lookup and lookupAll disagree at \(latitude), \(longitude)")
         if let one { exercise(one, of: map) }
-        for feature in all.prefix(4) { exercise(feature, of: map) }
         if let twin {
             check(twin.lookupAll(latitude: latitude, longitude: longitude).map(\.index) == all.map(\.index),
                   "the in-place and the copied map disagree at \(latitude), \(longitude)")
@@ -129,7 +127,6 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case let (.success(map), .success(copy)):
         check(map != copy, "two storages compare equal")
         exercise(map, twin: copy)
-        exercise(copy, twin: nil)
     case let (.failure(error), .failure(other)):
         check(error == other, "the two ways of opening throw different errors: \(error) / \(other)")
         _ = error.description

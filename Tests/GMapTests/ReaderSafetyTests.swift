@@ -33,6 +33,8 @@ final class ReaderSafetyTests: XCTestCase {
 
     func testRejectsForeignFiles() {
         XCTAssertThrowsError(try GMap(bytes: [])) { XCTAssertEqual($0 as? GMapError, .truncated(expected: 64, actual: 0)) }
+        XCTAssertThrowsError(try GMap(bytes: Array("hello\n".utf8))) { XCTAssertEqual($0 as? GMapError, .notAGMap) }
+        XCTAssertThrowsError(try GMap(bytes: Array(FormatLayout.magic.prefix(5)))) { XCTAssertEqual($0 as? GMapError, .truncated(expected: 64, actual: 5)) }
         XCTAssertThrowsError(try GMap(bytes: Array("{\"type\": \"FeatureCollection\"}".utf8) + [UInt8](repeating: 32, count: 64))) {
             XCTAssertEqual($0 as? GMapError, .notAGMap)
         }

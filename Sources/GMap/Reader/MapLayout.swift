@@ -80,11 +80,12 @@ struct MapLayout: Sendable {
     /// Reads and checks the header, the section table and each section's fixed part. Never scans the file.
     static func read(_ span: ByteSpan) throws(GMapError) -> MapLayout {
         let header = FormatLayout.Header.self
+        // The magic first, as far as the bytes go, so that a short foreign file is "not a gmap".
+        for (index, byte) in FormatLayout.magic.enumerated() where index < span.count && span.getUInt8(at: index) != byte {
+            throw .notAGMap
+        }
         guard span.count >= FormatLayout.headerLength else {
             throw .truncated(expected: UInt64(FormatLayout.headerLength), actual: UInt64(span.count))
-        }
-        for (index, byte) in FormatLayout.magic.enumerated() where span.getUInt8(at: index) != byte {
-            throw .notAGMap
         }
         let major = span.getUInt16(at: header.majorVersion) ?? 0
         let minor = span.getUInt16(at: header.minorVersion) ?? 0

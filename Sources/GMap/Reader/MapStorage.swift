@@ -47,9 +47,7 @@ final class MapStorage: @unchecked Sendable {
         guard fstat(descriptor, &status) == 0 else { throw .cannotOpen(path: path, operation: "read the size of", code: errno) }
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw .cannotOpen(path: path, operation: "open", code: EISDIR) }
         let size = UInt64(status.st_size)
-        guard size >= UInt64(FormatLayout.headerLength) else {
-            throw .truncated(expected: UInt64(FormatLayout.headerLength), actual: size)
-        }
+        guard size > 0 else { throw .truncated(expected: UInt64(FormatLayout.headerLength), actual: 0) }
         guard size <= UInt64(Int.max) else { throw .tooLarge(length: size) }
         let length = Int(size)
         guard let address = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
