@@ -16,6 +16,16 @@ for round in $(seq "$rounds"); do
         binary=.build/release/gmap; [ $variant = unchecked ] && binary=.build-unchecked/release/gmap
         "$binary" bench "$map" --points 1000000 --runs 5 | sed "s/^/$variant /"
     done
-done | awk '
-    /(uniform|on land)/ { kind = ($2 == "uniform") ? "uniform" : "on-land"; for (i = 1; i <= NF; i++) if ($i == "median") v = $(i + 1); values[$1 " " kind] = values[$1 " " kind] " " v }
-    END { for (k in values) { n = split(values[k], a, " "); asort(a); print k ": median of " n " rounds " a[int((n + 1) / 2)] " ns/lookup (" values[k] " )" } }' | sort
+done | python3 -c '
+import re, sys, statistics
+values = {}
+for line in sys.stdin:
+    m = re.match(r"(checked|unchecked) (uniform|on land)\s+median ([0-9.]+) ns", line)
+    if m: values.setdefault((m.group(1), m.group(2)), []).append(float(m.group(3)))
+for kind in ("uniform", "on land"):
+    c, u = values.get(("checked", kind), []), values.get(("unchecked", kind), [])
+    if c and u:
+        mc, mu = statistics.median(c), statistics.median(u)
+        print(f"{kind:8}: checked {mc:.1f} ns, unchecked {mu:.1f} ns per lookup (medians of {len(c)} rounds): the checks cost {mc - mu:+.1f} ns ({(mc / mu - 1) * 100:+.1f} %)")
+        print(f"          rounds checked {c}, unchecked {u}")
+'
