@@ -13,7 +13,8 @@
 /// tile. A `GMap` is an immutable value: share it freely across threads.
 public struct GMap: Sendable {
     @usableFromInline let storage: MapStorage
-    @usableFromInline let layout: MapLayout
+    /// A copy of the layout, for code off the lookup path.
+    @usableFromInline var layout: MapLayout { storage.layout }
 
     @inlinable var span: ByteSpan { ByteSpan(base: storage.base, count: storage.count) }
 
@@ -22,7 +23,7 @@ public struct GMap: Sendable {
     /// Replacing the file later by renaming a new file over it is safe: this map keeps reading the
     /// old bytes. Truncating or rewriting the file in place while it is open is not.
     public init(contentsOf path: String) throws(GMapError) {
-        try self.init(storage: MapStorage.mapping(path: path))
+        storage = try MapStorage.mapping(path: path)
     }
 
     /// Opens a map held in a caller's memory, without copying it (an app resource, a blob mapped from flash).
@@ -33,38 +34,33 @@ public struct GMap: Sendable {
         guard let base = buffer.baseAddress else {
             throw .truncated(expected: UInt64(FormatLayout.headerLength), actual: 0)
         }
-        try self.init(storage: MapStorage(base: base, count: buffer.count, ownership: .borrowed))
+        storage = try MapStorage.adopting(base: base, count: buffer.count, ownership: .borrowed)
     }
 
     /// Opens a map from bytes, copying them into memory the map owns.
     public init(bytes: [UInt8]) throws(GMapError) {
-        let storage = bytes.withUnsafeBytes { MapStorage.copying($0) }
-        try self.init(storage: storage)
-    }
-
-    init(storage: MapStorage) throws(GMapError) {
-        self.storage = storage
-        self.layout = try MapLayout.read(ByteSpan(base: storage.base, count: storage.count))
+        let copy = bytes.withUnsafeBytes { buffer in Result { () throws(GMapError) in try MapStorage.copying(buffer) } }
+        storage = try copy.get()
     }
 
     // MARK: - What the file holds
 
     /// The format version the file was written with.
-    public var formatVersion: (major: Int, minor: Int) { (Int(layout.majorVersion), Int(layout.minorVersion)) }
+    public var formatVersion: (major: Int, minor: Int) { (Int(storage.layout.majorVersion), Int(storage.layout.minorVersion)) }
     /// How coordinates are quantized.
-    public var quantizer: Quantizer { layout.quantizer }
+    public var quantizer: Quantizer { storage.layout.quantizer }
     /// The section table.
-    public var sections: [SectionInfo] { layout.sections }
+    public var sections: [SectionInfo] { storage.layout.sections }
     /// The tile grid's shape.
-    public var grid: GridInfo { layout.grid }
+    public var grid: GridInfo { storage.layout.grid }
     /// The file's length in bytes.
     public var byteCount: Int { storage.count }
     /// Number of features.
-    public var featureCount: Int { layout.featureCount }
+    public var featureCount: Int { storage.layout.featureCount }
 
     /// The feature at `index`, or nil when out of range. Features are numbered from the smallest area up.
     @inlinable public func feature(at index: Int) -> Feature? {
-        guard index >= 0, index < layout.featureCount else { return nil }
+        guard index >= 0, index < storage.layout.featureCount else { return nil }
         return Feature(map: self, index: index)
     }
 
@@ -88,8 +84,8 @@ public struct GMap: Sendable {
 
     /// Text from the string pool, or nil when the range lies outside it.
     @usableFromInline func string(offset: UInt32, length: UInt32) -> String? {
-        guard UInt64(offset) + UInt64(length) <= UInt64(layout.stringsLength) else { return nil }
-        return span.getString(at: layout.stringsOffset + Int(offset), length: Int(length))
+        guard UInt64(offset) + UInt64(length) <= UInt64(storage.layout.stringsLength) else { return nil }
+        return span.getString(at: storage.layout.stringsOffset + Int(offset), length: Int(length))
     }
 
     // MARK: - Lookups
@@ -99,7 +95,7 @@ public struct GMap: Sendable {
     ///
     /// Allocates nothing.
     @inlinable public func lookup(latitude: Double, longitude: Double) -> Feature? {
-        guard let point = layout.quantizer.queryPoint(latitude: latitude, longitude: longitude) else { return nil }
+        guard let point = storage.layout.quantizer.queryPoint(latitude: latitude, longitude: longitude) else { return nil }
         var found = -1
         visitFeatures(containing: point) { index in
             found = index
@@ -110,7 +106,7 @@ public struct GMap: Sendable {
 
     /// Every feature that contains the point, smallest area first; empty when none does or the coordinates are not valid.
     public func lookupAll(latitude: Double, longitude: Double) -> [Feature] {
-        guard let point = layout.quantizer.queryPoint(latitude: latitude, longitude: longitude) else { return [] }
+        guard let point = storage.layout.quantizer.queryPoint(latitude: latitude, longitude: longitude) else { return [] }
         var found: [Feature] = []
         visitFeatures(containing: point) { index in
             found.append(Feature(map: self, index: index))
@@ -124,20 +120,19 @@ public struct GMap: Sendable {
     ///
     /// `point` is already quantized and normalised (see ``Quantizer/queryPoint(latitude:longitude:)``).
     @inlinable public func visitFeatures(containing point: GridPoint, _ body: (Int) -> Bool) {
-        var locator = TileLocator(layout: layout, span: span)
-        guard let tile = locator.locate(point) else { return }
+        guard let tile = TileLocator.locate(point, in: storage) else { return }
         evaluate(tile: tile, point: point, body)
     }
 
     /// Tests one tile's features against the point.
     @inlinable func evaluate(tile: LocatedTile, point: GridPoint, _ body: (Int) -> Bool) {
-        let featureCount = layout.featureCount
+        let featureCount = storage.layout.featureCount
         switch TileEntry.kind(of: tile.entry) {
         case TileEntry.coveredKind:
             let index = Int(TileEntry.payload(of: tile.entry))
             if index < featureCount { _ = body(index) }
         case TileEntry.recordKind:
-            var reader = TileRecordReader(span: span, layout: layout, entry: tile.entry, bounds: tile.bounds)
+            var reader = TileRecordReader(storage: storage, entry: tile.entry, bounds: tile.bounds)
             reader.evaluate(point: point, body)
         default:
             return

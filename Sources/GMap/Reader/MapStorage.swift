@@ -19,15 +19,33 @@ final class MapStorage: @unchecked Sendable {
 
     @usableFromInline let base: UnsafeRawPointer
     @usableFromInline let count: Int
+    /// Where everything is, read once on open. Kept here so that a `GMap` is one reference wide.
+    @usableFromInline let layout: MapLayout
     let ownership: Ownership
 
-    init(base: UnsafeRawPointer, count: Int, ownership: Ownership) {
+    private init(base: UnsafeRawPointer, count: Int, layout: MapLayout, ownership: Ownership) {
         self.base = base
         self.count = count
+        self.layout = layout
         self.ownership = ownership
     }
 
+    /// Reads the layout of the bytes and takes charge of them; on failure releases them as `ownership` says.
+    static func adopting(base: UnsafeRawPointer, count: Int, ownership: Ownership) throws(GMapError) -> MapStorage {
+        do {
+            let layout = try MapLayout.read(ByteSpan(base: base, count: count))
+            return MapStorage(base: base, count: count, layout: layout, ownership: ownership)
+        } catch {
+            release(base: base, count: count, ownership: ownership)
+            throw error
+        }
+    }
+
     deinit {
+        Self.release(base: base, count: count, ownership: ownership)
+    }
+
+    private static func release(base: UnsafeRawPointer, count: Int, ownership: Ownership) {
         switch ownership {
         case .mapped:
             munmap(UnsafeMutableRawPointer(mutating: base), count)
@@ -53,15 +71,15 @@ final class MapStorage: @unchecked Sendable {
         guard let address = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
             throw .cannotOpen(path: path, operation: "map", code: errno)
         }
-        return MapStorage(base: UnsafeRawPointer(address), count: length, ownership: .mapped)
+        return try adopting(base: UnsafeRawPointer(address), count: length, ownership: .mapped)
     }
 
     /// Copies bytes into memory the storage owns.
-    static func copying(_ bytes: UnsafeRawBufferPointer) -> MapStorage {
+    static func copying(_ bytes: UnsafeRawBufferPointer) throws(GMapError) -> MapStorage {
         let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
         if let source = bytes.baseAddress, bytes.count > 0 {
             memory.copyMemory(from: source, byteCount: bytes.count)
         }
-        return MapStorage(base: UnsafeRawPointer(memory), count: bytes.count, ownership: .allocated)
+        return try adopting(base: UnsafeRawPointer(memory), count: bytes.count, ownership: .allocated)
     }
 }

@@ -14,18 +14,12 @@ struct LocatedTile {
 
 /// Finds the leaf tile for a point: one directory read per level, at most `maximumDepth` levels.
 @usableFromInline
-struct TileLocator {
-    @usableFromInline let layout: MapLayout
-    @usableFromInline let span: ByteSpan
-
-    @inlinable init(layout: MapLayout, span: ByteSpan) {
-        self.layout = layout
-        self.span = span
-    }
-
+enum TileLocator {
     /// The leaf tile holding `point`, or nil when the point lies outside the grid or the directory is corrupt.
-    @inlinable mutating func locate(_ point: GridPoint) -> LocatedTile? {
-        let grid = layout.grid
+    @inlinable static func locate(_ point: GridPoint, in storage: MapStorage) -> LocatedTile? {
+        let span = ByteSpan(base: storage.base, count: storage.count)
+        let grid = storage.layout.grid
+        let directoryOffset = storage.layout.directoryOffset, subdirectoryOffset = storage.layout.subdirectoryOffset
         let dx = point.x - grid.originX, dy = point.y - grid.originY
         guard dx >= 0, dy >= 0 else { return nil }
         let column = dx / grid.tileWidth, row = dy / grid.tileHeight
@@ -33,7 +27,7 @@ struct TileLocator {
         let west = grid.originX + column * grid.tileWidth
         let south = grid.originY + row * grid.tileHeight
         var bounds = TileBounds(west: west, south: south, east: west + grid.tileWidth, north: south + grid.tileHeight)
-        guard var entry = span.getUInt32(at: layout.directoryOffset + Int(row * grid.columns + column) * 4) else { return nil }
+        guard var entry = span.getUInt32(at: directoryOffset + Int(row * grid.columns + column) * 4) else { return nil }
         var depth = 0
         let factor = grid.splitFactor
         while TileEntry.kind(of: entry) == TileEntry.splitKind {
@@ -44,7 +38,7 @@ struct TileLocator {
             let partColumn = TileBounds.partIndex(offset: point.x - bounds.west, length: bounds.width, factor: factor)
             let partRow = TileBounds.partIndex(offset: point.y - bounds.south, length: bounds.height, factor: factor)
             let slot = subdirectory * factor * factor + partRow * factor + partColumn
-            guard let next = span.getUInt32(at: layout.subdirectoryOffset + Int(slot) * 4) else { return nil }
+            guard let next = span.getUInt32(at: subdirectoryOffset + Int(slot) * 4) else { return nil }
             bounds = bounds.part(column: partColumn, row: partRow, factor: factor)
             entry = next
         }

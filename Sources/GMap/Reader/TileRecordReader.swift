@@ -13,14 +13,15 @@ struct TileRecordReader {
     /// False once the record turned out to be corrupt.
     @usableFromInline var isSound = true
 
-    @inlinable init(span: ByteSpan, layout: MapLayout, entry: UInt32, bounds: TileBounds) {
-        let start = layout.tilesOffset + Int(TileEntry.payload(of: entry))
-        let end = start <= layout.tilesEnd ? layout.tilesEnd : start
-        cursor = VarintCursor(base: span.base, position: start, end: end)
+    @inlinable init(storage: MapStorage, entry: UInt32, bounds: TileBounds) {
+        let tilesOffset = storage.layout.tilesOffset, tilesEnd = storage.layout.tilesEnd
+        let start = tilesOffset + Int(TileEntry.payload(of: entry))
+        let end = start <= tilesEnd ? tilesEnd : start
+        cursor = VarintCursor(base: storage.base, position: start, end: end)
         self.bounds = bounds
-        featureCount = layout.featureCount
-        limitX = layout.quantizer.halfTurn
-        limitY = layout.quantizer.quarterTurn
+        featureCount = storage.layout.featureCount
+        limitX = storage.layout.quantizer.halfTurn
+        limitY = storage.layout.quantizer.quarterTurn
     }
 
     /// Reads one vertex delta and applies it, or returns false when the record is corrupt.

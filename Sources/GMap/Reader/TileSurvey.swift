@@ -40,14 +40,15 @@ public struct TileSurvey: Sendable {
                 }
                 let west = grid.originX + column * grid.tileWidth, south = grid.originY + row * grid.tileHeight
                 visit(entry: entry, bounds: TileBounds(west: west, south: south, east: west + grid.tileWidth, north: south + grid.tileHeight),
-                      depth: 0, layout: layout, span: span)
+                      depth: 0, storage: map.storage)
             }
         }
         edgesPerTile.sort()
         featuresPerTile.sort()
     }
 
-    private mutating func visit(entry: UInt32, bounds: TileBounds, depth: Int, layout: MapLayout, span: ByteSpan) {
+    private mutating func visit(entry: UInt32, bounds: TileBounds, depth: Int, storage: MapStorage) {
+        let layout = storage.layout, span = ByteSpan(base: storage.base, count: storage.count)
         deepestLevel = max(deepestLevel, depth)
         switch TileEntry.kind(of: entry) {
         case TileEntry.emptyKind:
@@ -58,7 +59,7 @@ public struct TileSurvey: Sendable {
             featuresPerTile.append(1)
         case TileEntry.recordKind:
             recordTiles += 1
-            var reader = TileRecordReader(span: span, layout: layout, entry: entry, bounds: bounds)
+            var reader = TileRecordReader(storage: storage, entry: entry, bounds: bounds)
             let (features, edges) = reader.count()
             if !reader.isSound { unreadableRecords += 1 }
             edgesPerTile.append(edges)
@@ -84,7 +85,7 @@ public struct TileSurvey: Sendable {
                         unreadableRecords += 1
                         continue
                     }
-                    visit(entry: child, bounds: bounds.part(column: column, row: row, factor: factor), depth: depth + 1, layout: layout, span: span)
+                    visit(entry: child, bounds: bounds.part(column: column, row: row, factor: factor), depth: depth + 1, storage: storage)
                 }
             }
         }
