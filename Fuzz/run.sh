@@ -88,7 +88,9 @@ fi
 echo "== seeding"
 if wants reader; then
     rm -rf "$BIN/seeds-reader"; mkdir -p "$BIN/seeds-reader"
-    cp "$ROOT"/Fixtures/*.gmap "$BIN/seeds-reader/" 2> /dev/null || true
+    for map in "$ROOT"/Fixtures/*.gmap; do
+        if [ -e "$map" ]; then cp "$map" "$BIN/seeds-reader/fixture-$(basename "$map")"; fi
+    done
     "$BIN/seed-maker" "$BIN/seeds-reader" "$ROOT"/Fixtures/*.geojson
     echo "reader: $(ls "$BIN/seeds-reader" | wc -l) maps"
 fi
