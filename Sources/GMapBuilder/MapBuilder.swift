@@ -85,7 +85,7 @@ public struct MapBuilder {
             extent.south = min(extent.south, box.south); extent.north = max(extent.north, box.north)
         }
         let tileSize = options.tileSize ?? BuildOptions.automaticTileSize(for: extent, quantizer: options.quantizer)
-        let index = TopLevelIndex(polygons: polygons, rank: rank, options: options, tileSize: tileSize)
+        let index = TopLevelIndex(polygons: polygons, rank: rank, options: options, extent: extent, tileSize: tileSize)
         var encoder = TileEncoder(polygons: polygons, options: options)
         var directory: [UInt32] = []
         directory.reserveCapacity(Int(index.grid.columns * index.grid.rows))

@@ -19,14 +19,9 @@ struct TopLevelIndex {
         return TileBounds(west: west, south: south, east: west + grid.tileWidth, north: south + grid.tileHeight)
     }
 
-    /// Chooses the grid and fills the index.
-    init(polygons: PolygonSet, rank: [UInt32], options: BuildOptions, tileSize: Int64) {
+    /// Lays the grid over `extent` (the union of the boxes of features with rings) and fills the index.
+    init(polygons: PolygonSet, rank: [UInt32], options: BuildOptions, extent: TileBounds, tileSize: Int64) {
         let q = options.quantizer
-        var extent = TileBounds(west: .max, south: .max, east: .min, north: .min)
-        for (box, rings) in zip(polygons.boxes, polygons.ringCounts) where rings > 0 {
-            extent.west = min(extent.west, box.west); extent.east = max(extent.east, box.east)
-            extent.south = min(extent.south, box.south); extent.north = max(extent.north, box.north)
-        }
         let originX = -q.halfTurn + ((extent.west + q.halfTurn) / tileSize) * tileSize
         let originY = -q.quarterTurn + ((extent.south + q.quarterTurn) / tileSize) * tileSize
         grid = GridInfo(
