@@ -19,7 +19,7 @@ enum HelpText {
       gmap build INPUT.geojson -o OUTPUT.gmap [--id PROP] [--keep a,b] [options]
       gmap info [MAP]
       gmap verify MAP [--known FILE]
-      gmap bench [MAP] [--points N] [--runs R]
+      gmap bench [MAP] [--points N] [--runs R] [--points-file FILE] [--json]
       gmap help [COMMAND]
 
     Without MAP, query and info use the world map that ships with gmap (Natural Earth 1:10m
@@ -128,11 +128,37 @@ enum HelpText {
     """
 
     static let bench = """
-    gmap bench [MAP] [--points N] [--runs R] [--seed S]
+    gmap bench [MAP] [--points N] [--runs R] [--seed S] [--near METRES] [--json]
+    gmap bench [MAP] --points-file FILE [--answers OUT] [--runs R] [--json]
 
-    Times opening the map (median and p99 of at least 21 opens) and lookups, R runs (default 11)
-    over N points (default 1,000,000): points uniform on the sphere, and those of them that fall
-    in some feature ("on land"). Prints the median and p99 over runs of the time per lookup.
+    Measures the map in this process, from repeated runs:
+      open       median and p99 of at least 21 opens (each maps the file and checks its header)
+      memory     resident KiB of the map's pages after opening and after one pass over the first
+                 point set (from /proc/self/smaps; n/a elsewhere), and the process's RSS
+      lookups    for each point set: the median and p99 over R runs (default 11) of the time
+                 per lookup, lookups per second, single lookups timed one by one (p50, p99, clock
+                 cost subtracted), and the edges stored in each point's tile (mean, p99): what a
+                 lookup may test
+      threads    lookups per second over the first set split across 1 thread and every core
+
+    The point sets, from seed S (default 42): "uniform", N points (default 1,000,000) uniform on
+    the sphere; "on land", those of them inside some feature, repeated up to N; "near border",
+    200,000 points (or N if fewer) within METRES (default 100) of a feature's boundary, coasts
+    included, repeated up to N. Near-border points are found with lookups alone: a random
+    100 km segment whose ends get different answers is halved until the change is within 1 cm,
+    then the point is moved a random distance (uniform over the disc) in a random direction.
+
+    With --points-file, times only the points in FILE (one "lat,lon" or "lat lon" per line; blank
+    lines and lines starting with # are skipped), and --answers writes their answers to OUT, one
+    id per line in input order, an empty line where no feature contains the point. --json prints
+    one JSON object (keys: map, bytes, features, open_us, rss_open_kb, rss_after_kb,
+    process_rss_open_kb, process_rss_after_kb, sets[name, points, found, runs, ns_median, ns_p99,
+    single_ns_p50, single_ns_p99, edges_mean, edges_p99], threads[threads, lookups_per_second]).
+
+    EXAMPLES
+      gmap bench world.gmap
+      gmap bench world.gmap --points 200000 --runs 5 --json
+      gmap bench tz.gmap --points-file points.csv --answers answers.txt
 
     """
 

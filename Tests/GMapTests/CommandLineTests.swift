@@ -87,6 +87,34 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("line 3: latitude 91 is outside [-90, 90]"), bad.stderr)
     }
 
+    func testBenchMeasuresEveryPointSet() throws {
+        let map = try fixtureMap()
+        let result = try run(["bench", map, "--points", "3000", "--runs", "2", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let sets = try XCTUnwrap(report["sets"] as? [[String: Any]])
+        XCTAssertEqual(sets.map { $0["name"] as? String }, ["uniform", "on land", "near border"])
+        for set in sets {
+            XCTAssertEqual(set["points"] as? Int, 3000)
+            XCTAssertGreaterThan(try XCTUnwrap(set["ns_median"] as? Double), 0)
+        }
+        XCTAssertEqual(sets[1]["found"] as? Int, 3000, "every on-land point is inside a feature")
+        // The fixtures' boundaries cover a few percent of the sphere; near-border points find both sides.
+        let nearFound = try XCTUnwrap(sets[2]["found"] as? Int)
+        XCTAssertTrue(nearFound > 0 && nearFound < 3000, "near-border points fall on both sides: \(nearFound) found")
+        XCTAssertEqual((report["threads"] as? [[String: Any]])?.first?["threads"] as? Int, 1)
+
+        let points = temporary.appendingPathComponent("points.csv"), answers = temporary.appendingPathComponent("answers.txt")
+        try "9,89\n# comment\n\n1 1\n50,50\n".write(to: points, atomically: true, encoding: .utf8)
+        let file = try run(["bench", map, "--points-file", points.path, "--answers", answers.path, "--runs", "1"])
+        XCTAssertEqual(file.status, 0, file.stderr)
+        XCTAssertEqual(try String(contentsOf: answers, encoding: .utf8), "SMALL\nHOLE\n\n")
+        try "9,89\nnot a point\n".write(to: points, atomically: true, encoding: .utf8)
+        let bad = try run(["bench", map, "--points-file", points.path])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("points.csv:2:"), bad.stderr)
+    }
+
     func testBadInputExitsTwoWithAMessage() throws {
         let map = try fixtureMap()
         let notAMap = temporary.appendingPathComponent("not-a-map.gmap")

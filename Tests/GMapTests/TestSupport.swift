@@ -29,7 +29,7 @@ enum TestSupport {
     static func labelledFeatures(at path: String, labelProperty: String) throws -> (features: [SourceFeature], labels: [String]) {
         var labels: [String] = []
         var reader = try GeoJSONReader(path: path)
-        try reader.forEachFeature { feature in
+        _ = try reader.forEachFeature { feature in
             guard case .polygons = feature.geometry else { return }
             switch feature.properties.first(where: { $0.key == labelProperty })?.value {
             case .string(let text)?, .number(let text)?: labels.append(text)
@@ -43,7 +43,7 @@ enum TestSupport {
     static func features(at path: String, idProperty: String? = nil) throws -> [SourceFeature] {
         var reader = try GeoJSONReader(path: path)
         var result: [SourceFeature] = []
-        try reader.forEachFeature { feature in
+        _ = try reader.forEachFeature { feature in
             guard case .polygons(let polygons) = feature.geometry else { return }
             var id = String(feature.index)
             if let idProperty, let value = feature.properties.first(where: { $0.key == idProperty })?.value {

@@ -1,0 +1,76 @@
+/// What `gmap bench` measured, and how it is printed as text or JSON.
+struct BenchReport {
+    /// Timings over one set of points.
+    struct PointSet {
+        var name: String
+        var points: Int
+        var found: Int
+        var runs: Int
+        /// Median over runs of (time of a run / points).
+        var nanosecondsMedian: Double
+        /// 99th percentile over runs of the same.
+        var nanosecondsP99OfRuns: Double
+        /// Single lookups timed one by one (clock cost subtracted), median and 99th percentile.
+        var singleLookupP50: Double
+        var singleLookupP99: Double
+        /// Edges stored in each point's tile: what a lookup may test.
+        var edgesMean: Double
+        var edgesP99: Double
+    }
+
+    /// Lookups per second with the points split across `threads` threads.
+    struct Throughput {
+        var threads: Int
+        var lookupsPerSecond: Double
+    }
+
+    var path: String
+    var byteCount = 0
+    var featureCount = 0
+    var openMicroseconds: (median: Double, p99: Double, opens: Int) = (0, 0, 0)
+    var mappedKiBAfterOpen: Int?
+    var processKiBAfterOpen: Int?
+    var lookupsBeforeMemory = 0
+    var mappedKiBAfterLookups: Int?
+    var processKiBAfterLookups: Int?
+    var sets: [PointSet] = []
+    var threads: [Throughput] = []
+    /// The first set's answers, in order ("" for none).
+    var answers: [String] = []
+
+    private static func kib(_ value: Int?) -> String { value.map { "\($0) KiB" } ?? "n/a" }
+    private static func f(_ value: Double) -> String { Stopwatch.format(value) }
+
+    var text: String {
+        var lines: [String] = []
+        lines.append("\(path): \(byteCount) bytes, \(featureCount) features")
+        lines.append("open          median \(Self.f(openMicroseconds.median)) µs, p99 \(Self.f(openMicroseconds.p99)) µs (\(openMicroseconds.opens) opens)")
+        lines.append("memory        map pages resident \(Self.kib(mappedKiBAfterOpen)) after open, \(Self.kib(mappedKiBAfterLookups)) after \(lookupsBeforeMemory) lookups; process RSS \(Self.kib(processKiBAfterOpen)) → \(Self.kib(processKiBAfterLookups))")
+        for set in sets {
+            let name = set.name.padding(toLength: 13, withPad: " ", startingAt: 0)
+            lines.append("\(name) median \(Self.f(set.nanosecondsMedian)) ns/lookup (p99 of runs \(Self.f(set.nanosecondsP99OfRuns)) ns), \(Self.f(1e3 / max(set.nanosecondsMedian, 1e-9))) M lookups/s; one by one p50 \(Self.f(set.singleLookupP50)) ns, p99 \(Self.f(set.singleLookupP99)) ns; edges in tile mean \(Self.f(set.edgesMean)), p99 \(Self.f(set.edgesP99)); \(set.runs) runs × \(set.points) points, \(set.found) found")
+        }
+        if let one = threads.first {
+            let parts = threads.map { "\($0.threads) thread\($0.threads == 1 ? "" : "s") \(Self.f($0.lookupsPerSecond / 1e6)) M/s (\(Self.f($0.lookupsPerSecond / one.lookupsPerSecond))×)" }
+            lines.append("threads       \(parts.joined(separator: ", ")) on the \(sets.first?.name ?? "") points")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    var json: String {
+        func number(_ value: Double) -> String { value.isFinite ? Self.f(value) : "null" }
+        func optional(_ value: Int?) -> String { value.map(String.init) ?? "null" }
+        let setText = sets.map { set in
+            "{\"name\":\(JSONText.string(set.name)),\"points\":\(set.points),\"found\":\(set.found),\"runs\":\(set.runs),"
+                + "\"ns_median\":\(number(set.nanosecondsMedian)),\"ns_p99\":\(number(set.nanosecondsP99OfRuns)),"
+                + "\"single_ns_p50\":\(number(set.singleLookupP50)),\"single_ns_p99\":\(number(set.singleLookupP99)),"
+                + "\"edges_mean\":\(number(set.edgesMean)),\"edges_p99\":\(number(set.edgesP99))}"
+        }.joined(separator: ",")
+        let threadText = threads.map { "{\"threads\":\($0.threads),\"lookups_per_second\":\(number($0.lookupsPerSecond))}" }.joined(separator: ",")
+        return "{\"map\":\(JSONText.string(path)),\"bytes\":\(byteCount),\"features\":\(featureCount),"
+            + "\"open_us\":{\"median\":\(number(openMicroseconds.median)),\"p99\":\(number(openMicroseconds.p99)),\"opens\":\(openMicroseconds.opens)},"
+            + "\"rss_open_kb\":\(optional(mappedKiBAfterOpen)),\"rss_after_kb\":\(optional(mappedKiBAfterLookups)),\"lookups_before_rss_after\":\(lookupsBeforeMemory),"
+            + "\"process_rss_open_kb\":\(optional(processKiBAfterOpen)),\"process_rss_after_kb\":\(optional(processKiBAfterLookups)),"
+            + "\"sets\":[\(setText)],\"threads\":[\(threadText)]}\n"
+    }
+}

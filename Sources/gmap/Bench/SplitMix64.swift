@@ -1,0 +1,17 @@
+/// A small deterministic random number generator (SplitMix64), so benchmark points can be replayed from a seed.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A double uniform in [0, 1).
+    mutating func unit() -> Double {
+        Double(next() >> 11) / Double(UInt64(1) << 53)
+    }
+}
