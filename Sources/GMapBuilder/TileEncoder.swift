@@ -60,7 +60,7 @@ struct TileEncoder {
             return TileEntry.make(kind: TileEntry.recordKind, payload: offset)
         }
         guard records.count <= Int(TileEntry.maximumPayload) else {
-            throw BuildError("the tile records exceed 1 GiB, the most format version 1 can address; use a coarser --precision or --max-edges")
+            throw BuildError("the tile records exceed 1 GiB, the most the format can address; use a coarser --precision or --max-edges")
         }
         let offset = UInt32(records.count)
         records.append(contentsOf: record)
@@ -72,7 +72,7 @@ struct TileEncoder {
         let factor = Int64(options.splitFactor)
         let slots = Int(factor * factor)
         let subdirectory = subdirectoryCount
-        guard subdirectory < Int(TileEntry.maximumPayload) else { throw BuildError("too many split tiles for format version 1") }
+        guard subdirectory < Int(TileEntry.maximumPayload) else { throw BuildError("too many split tiles for the format") }
         subdirectories.append(contentsOf: repeatElement(0, count: slots))
         counts.splitTiles += 1
         counts.deepestSplit = max(counts.deepestSplit, depth + 1)
@@ -127,16 +127,54 @@ struct TileEncoder {
             Varint.append(UInt64(runs.count), to: &bytes)
             for run in runs {
                 Varint.append(UInt64(run.last - run.first + 2), to: &bytes)
-                var x = bounds.west, y = bounds.south
-                for vertex in run.first...(run.last + 1) {
-                    let vx = Int64(polygons.xs[vertex]), vy = Int64(polygons.ys[vertex])
-                    Varint.appendSigned(vx - x, to: &bytes)
-                    Varint.appendSigned(vy - y, to: &bytes)
-                    x = vx
-                    y = vy
+                let first = run.first
+                Varint.appendSigned(Int64(polygons.xs[first]) - bounds.west, to: &bytes)
+                Varint.appendSigned(Int64(polygons.ys[first]) - bounds.south, to: &bytes)
+                var deltas: [(x: UInt64, y: UInt64)] = []
+                deltas.reserveCapacity(run.last - run.first + 1)
+                for vertex in (first + 1)...(run.last + 1) {
+                    deltas.append((ZigZag.encode(Int64(polygons.xs[vertex]) - Int64(polygons.xs[vertex - 1])),
+                                   ZigZag.encode(Int64(polygons.ys[vertex]) - Int64(polygons.ys[vertex - 1]))))
                 }
+                let widthX = deltas.reduce(0) { max($0, 64 - $1.x.leadingZeroBitCount) }
+                let widthY = deltas.reduce(0) { max($0, 64 - $1.y.leadingZeroBitCount) }
+                bytes.append(UInt8(widthX))
+                bytes.append(UInt8(widthY))
+                var packer = BitPacker()
+                for delta in deltas {
+                    packer.append(delta.x, width: widthX)
+                    packer.append(delta.y, width: widthY)
+                }
+                bytes.append(contentsOf: packer.finish())
             }
         }
+        return bytes
+    }
+}
+
+/// Packs unsigned values of given bit widths one after another, least significant bit first,
+/// into bytes: the layout of version 2's runs.
+struct BitPacker {
+    private var bytes: [UInt8] = []
+    private var pending: UInt64 = 0
+    private var pendingBits = 0
+
+    /// Appends the low `width` bits of `value` (width ≤ 56 per call, values here use ≤ 33).
+    mutating func append(_ value: UInt64, width: Int) {
+        pending |= (value & ((1 << width) - 1)) << pendingBits
+        pendingBits += width
+        while pendingBits >= 8 {
+            bytes.append(UInt8(truncatingIfNeeded: pending))
+            pending >>= 8
+            pendingBits -= 8
+        }
+    }
+
+    /// The packed bytes, the last one padded with zero bits.
+    mutating func finish() -> [UInt8] {
+        if pendingBits > 0 { bytes.append(UInt8(truncatingIfNeeded: pending)) }
+        pending = 0
+        pendingBits = 0
         return bytes
     }
 }

@@ -8,7 +8,7 @@ enum FormatVersionText {
 
 /// Everything `gmap help` prints. Keep it true to the code.
 enum HelpText {
-    static let version = "1.0.0"
+    static let version = "1.1.0"
 
     static let overview = """
     gmap \(version): fast offline reverse geocoding. Which polygon contains this point?
@@ -128,7 +128,7 @@ enum HelpText {
     """
 
     static let bench = """
-    gmap bench [MAP] [--points N] [--runs R] [--seed S] [--near METRES] [--json]
+    gmap bench [MAP] [--points N] [--runs R] [--seed S] [--near METRES] [--json] [--save-points FILE]
     gmap bench [MAP] --points-file FILE [--answers OUT] [--runs R] [--json]
 
     Measures the map in this process, from repeated runs:
@@ -154,6 +154,9 @@ enum HelpText {
     one JSON object (keys: map, bytes, features, open_us, rss_open_kb, rss_after_kb,
     process_rss_open_kb, process_rss_after_kb, sets[name, points, found, runs, ns_median, ns_p99,
     single_ns_p50, single_ns_p99, edges_mean, edges_p99], threads[threads, lookups_per_second]).
+
+    --save-points FILE writes the point sets used, as "lat,lon" lines under a "# name: N points"
+    line per set, so other tools can be timed on the very same points.
 
     EXAMPLES
       gmap bench world.gmap

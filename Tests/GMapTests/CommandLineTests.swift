@@ -188,7 +188,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try run(["query", output, "0.5", "0.5"]).stdout, "Square\n")
         let info = try run(["info", output])
         XCTAssertEqual(info.status, 0)
-        for expected in ["format        1.0", "features      1", "GRID", "TILE", "FEAT", "edges/tile    p50", "source: mixed.geojson"] {
+        for expected in ["format        2.0", "features      1", "GRID", "TILE", "FEAT", "edges/tile    p50", "source: mixed.geojson"] {
             XCTAssertTrue(info.stdout.contains(expected), "info lacks \(expected):\n\(info.stdout)")
         }
     }

@@ -23,6 +23,29 @@ final class FixtureTests: XCTestCase {
         }
     }
 
+    /// Fixtures/format-1.0-fixtures.gmap was written by gmap 1.0.0 (format 1.0, varint runs) from
+    /// all-fixtures.geojson with `--id id --keep name --tile-size 2`. This reader must still open it,
+    /// find it sound, and answer every point exactly as a map built now (format 2) does.
+    func testFormatOneMapsStillAnswerTheSame() throws {
+        let old = try GMap(contentsOf: TestSupport.fixtures.appendingPathComponent("format-1.0-fixtures.gmap").path)
+        XCTAssertEqual(old.formatVersion.major, 1)
+        XCTAssertTrue(MapVerifier(map: old).isSound, "\(MapVerifier(map: old).problems.prefix(3))")
+        let current = try fixtureMap()
+        XCTAssertEqual(current.formatVersion.major, Int(FormatLayout.majorVersion))
+        var random = OracleCheck.SplitMix(state: 7)
+        var points = try TestSupport.knownLocations(TestSupport.fixtures.appendingPathComponent("known-fixtures.csv")).map { ($0.latitude, $0.longitude) }
+        for _ in 0..<100_000 {
+            points.append((Double(random.next() % 1_800_000) / 10_000 - 90, Double(random.next() % 3_600_000) / 10_000 - 180))
+        }
+        var compared = 0
+        for (latitude, longitude) in points {
+            let before = old.lookupAll(latitude: latitude, longitude: longitude).map(\.id)
+            XCTAssertEqual(before, current.lookupAll(latitude: latitude, longitude: longitude).map(\.id), "(\(latitude), \(longitude))")
+            if !before.isEmpty { compared += 1 }
+        }
+        XCTAssertGreaterThan(compared, 1_000, "enough points fall inside fixtures")
+    }
+
     func testOverlapsComeSmallestFirst() throws {
         let map = try fixtureMap()
         XCTAssertEqual(map.lookupAll(latitude: 9, longitude: 89).map(\.id), ["SMALL", "CROSS", "BIG"])

@@ -8,8 +8,10 @@
 public enum FormatLayout {
     /// The eight bytes every `.gmap` file starts with: `0x89 'G' 'M' 'A' 'P' 0x0D 0x0A 0x1A`.
     public static let magic: [UInt8] = [0x89, 0x47, 0x4D, 0x41, 0x50, 0x0D, 0x0A, 0x1A]
-    /// The major format version this code writes and reads. A file with a larger major version is refused.
-    public static let majorVersion: UInt16 = 1
+    /// The major format version this code writes. A file with a larger major version is refused.
+    public static let majorVersion: UInt16 = 2
+    /// The oldest major version this code still reads (version 1 stores tile runs as varints).
+    public static let oldestReadableMajorVersion: UInt16 = 1
     /// The minor format version this code writes. Larger minor versions are readable (they only add).
     public static let minorVersion: UInt16 = 0
     /// The size of the fixed header in bytes.

@@ -51,6 +51,8 @@ public struct GridInfo: Sendable, Hashable {
 struct MapLayout: Sendable {
     @usableFromInline var majorVersion: UInt16
     @usableFromInline var minorVersion: UInt16
+    /// Whether tile runs are bit-packed (version 2) rather than varints (version 1).
+    @usableFromInline var packedRuns: Bool { majorVersion >= 2 }
     @usableFromInline var quantizer: Quantizer
     @usableFromInline var sections: [SectionInfo]
     @usableFromInline var grid: GridInfo
@@ -90,7 +92,7 @@ struct MapLayout: Sendable {
         let major = span.getUInt16(at: header.majorVersion) ?? 0
         let minor = span.getUInt16(at: header.minorVersion) ?? 0
         guard major <= FormatLayout.majorVersion else { throw .unsupportedVersion(major: major, minor: minor) }
-        guard major == FormatLayout.majorVersion else {
+        guard major >= FormatLayout.oldestReadableMajorVersion else {
             throw .malformed(part: "header", offset: UInt64(header.majorVersion), reason: "major version \(major) is not valid")
         }
         let fileLength = span.getUInt64(at: header.fileLength) ?? 0

@@ -132,7 +132,7 @@ public struct MapVerifier {
                 report(name, offset, "covered by feature \(payload), but there are \(layout.featureCount) features")
             }
         case TileEntry.recordKind:
-            checkRecord(at: Int(payload), name: name, bounds: bounds)
+            checkRecord(entry: entry, name: name, bounds: bounds)
         default:
             let grid = layout.grid, factor = grid.splitFactor
             guard depth < Int(grid.maximumDepth) else {
@@ -160,21 +160,21 @@ public struct MapVerifier {
         }
     }
 
-    private mutating func checkRecord(at relative: Int, name: String, bounds: TileBounds) {
+    private mutating func checkRecord(entry tileEntry: UInt32, name: String, bounds: TileBounds) {
         recordsDecoded += 1
+        let relative = Int(TileEntry.payload(of: tileEntry))
         let start = layout.tilesOffset + relative
         guard start < layout.tilesEnd else {
             return report(name, layout.directoryOffset, "its record offset \(relative) is outside TILE (\(layout.tilesEnd - layout.tilesOffset) bytes)")
         }
-        var cursor = VarintCursor(base: span.base, position: start, end: layout.tilesEnd)
-        let limitX = layout.quantizer.halfTurn, limitY = layout.quantizer.quarterTurn
-        guard let count = cursor.readVarint(), count >= 1, count <= UInt64(layout.featureCount) else {
+        var reader = TileRecordReader(storage: map.storage, entry: tileEntry, bounds: bounds)
+        guard let count = reader.cursor.readVarint(), count >= 1, count <= UInt64(layout.featureCount) else {
             return report(name, start, "the record's feature count is missing, zero or more than the features")
         }
         var feature: UInt64 = 0
         for entry in 0..<count {
-            let entryStart = cursor.position
-            guard let head = cursor.readVarint(), let runs = cursor.readVarint() else {
+            let entryStart = reader.cursor.position
+            guard let head = reader.cursor.readVarint(), let runs = reader.cursor.readVarint() else {
                 return report(name, entryStart, "record entry \(entry) ends early")
             }
             if entry > 0 && head >> 1 == 0 { report(name, entryStart, "record entry \(entry) repeats feature \(feature)") }
@@ -183,25 +183,21 @@ public struct MapVerifier {
                 return report(name, entryStart, "record entry \(entry) names feature \(feature), but there are \(layout.featureCount)")
             }
             if runs == 0 && head & 1 == 0 { report(name, entryStart, "record entry \(entry) has no edges and its corner is outside") }
-            guard runs <= UInt64(cursor.remaining) else { return report(name, entryStart, "record entry \(entry) claims \(runs) runs") }
+            guard runs <= UInt64(reader.cursor.remaining) else { return report(name, entryStart, "record entry \(entry) claims \(runs) runs") }
             for run in 0..<runs {
-                let runStart = cursor.position
-                guard let vertices = cursor.readVarint(), vertices >= 2, vertices <= UInt64(cursor.remaining) / 2 + 1 else {
-                    return report(name, runStart, "run \(run) of entry \(entry) has a bad vertex count")
-                }
-                var x = bounds.west, y = bounds.south
-                for vertex in 0..<vertices {
-                    let vertexStart = cursor.position
-                    guard let dx = cursor.readSigned(), let dy = cursor.readSigned() else {
-                        return report(name, vertexStart, "run \(run) of entry \(entry) ends early at vertex \(vertex)")
+                let runStart = reader.cursor.position
+                var edges = 0
+                if let problem = reader.readRun({ _, _, _, _ in edges += 1 }) {
+                    let what: String
+                    switch problem {
+                    case .badVertexCount: what = "has a bad vertex count"
+                    case .badWidths: what = "has delta widths above \(PackedRun.maximumWidth) bits"
+                    case .endsEarly: what = "ends early"
+                    case .outsideWorld: what = "has a vertex outside the world"
                     }
-                    x = x &+ dx
-                    y = y &+ dy
-                    guard x >= -limitX, x <= limitX, y >= -limitY, y <= limitY else {
-                        return report(name, vertexStart, "vertex \(vertex) of run \(run) lies outside the world: (\(x), \(y))")
-                    }
+                    return report(name, runStart, "run \(run) of entry \(entry) \(what)")
                 }
-                edgesDecoded += Int(vertices) - 1
+                edgesDecoded += edges
             }
         }
     }

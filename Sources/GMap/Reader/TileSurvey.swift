@@ -103,13 +103,7 @@ extension TileRecordReader {
                 return (0, edges)
             }
             for _ in 0..<runCount {
-                guard let vertexCount = cursor.readVarint(), vertexCount >= 2,
-                      vertexCount <= UInt64(cursor.remaining) / 2 + 1 else { isSound = false; return (0, edges) }
-                var x = bounds.west, y = bounds.south
-                for _ in 0..<vertexCount {
-                    guard step(&x, &y) else { isSound = false; return (0, edges) }
-                }
-                edges += Int(vertexCount) - 1
+                guard readRun({ _, _, _, _ in edges += 1 }) == nil else { isSound = false; return (0, edges) }
             }
         }
         return (Int(entryCount), edges)

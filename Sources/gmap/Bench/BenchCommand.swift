@@ -14,11 +14,12 @@ enum BenchCommand {
         var nearMetres = 100.0
         var pointsFile: String?
         var answersFile: String?
+        var savePointsFile: String?
         var json = false
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let list = try ArgumentList(arguments, options: ["--points", "--runs", "--seed", "--near", "--points-file", "--answers"],
+        let list = try ArgumentList(arguments, options: ["--points", "--runs", "--seed", "--near", "--points-file", "--answers", "--save-points"],
                                     flags: ["--json", "--help", "-h"])
         if list.has("--help") || list.has("-h") {
             StandardOutput.shared.write(HelpText.help(for: "bench"))
@@ -51,6 +52,7 @@ enum BenchCommand {
         if settings.answersFile != nil, settings.pointsFile == nil {
             throw CommandFailure(message: "--answers needs --points-file (the answers are written for those points, in order)")
         }
+        settings.savePointsFile = list.value("--save-points")
         settings.json = list.has("--json")
         return settings
     }
@@ -86,6 +88,16 @@ enum BenchCommand {
             let distinct = BenchPoints.nearBoundary(of: map, count: min(settings.pointCount, 200_000),
                                                     within: settings.nearMetres, random: &random)
             sets.append(("near border", BenchPoints.repeated(distinct, to: settings.pointCount)))
+        }
+        if let file = settings.savePointsFile {
+            var text = ""
+            for (name, points) in sets {
+                text += "# \(name): \(points.count) points\n"
+                for point in points { text += "\(point.latitude),\(point.longitude)\n" }
+            }
+            guard FileManager.default.createFile(atPath: file, contents: Data(text.utf8)) else {
+                throw CommandFailure(message: "cannot write points to \(file)")
+            }
         }
         // One pass over the first set: settings.pointCount lookups (or the file's points) have run.
         report.lookupsBeforeMemory = sets[0].points.count
