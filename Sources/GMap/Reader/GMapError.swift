@@ -40,7 +40,11 @@ public enum GMapError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func errorText(_ code: Int32) -> String {
+        #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)
+        #else
+        return "error \(code)"
+        #endif
     }
 }

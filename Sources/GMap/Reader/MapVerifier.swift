@@ -162,10 +162,10 @@ public struct MapVerifier {
 
     private mutating func checkRecord(at relative: Int, name: String, bounds: TileBounds) {
         recordsDecoded += 1
-        let start = layout.tilesOffset + relative
-        guard start < layout.tilesEnd else {
+        guard relative < layout.tilesEnd - layout.tilesOffset else {
             return report(name, layout.directoryOffset, "its record offset \(relative) is outside TILE (\(layout.tilesEnd - layout.tilesOffset) bytes)")
         }
+        let start = layout.tilesOffset + relative
         var cursor = VarintCursor(base: span.base, position: start, end: layout.tilesEnd)
         let limitX = layout.quantizer.halfTurn, limitY = layout.quantizer.quarterTurn
         guard let count = cursor.readVarint(), count >= 1, count <= UInt64(layout.featureCount) else {

@@ -15,8 +15,10 @@ struct TileRecordReader {
 
     @inlinable init(storage: MapStorage, entry: UInt32, bounds: TileBounds) {
         let tilesOffset = storage.layout.tilesOffset, tilesEnd = storage.layout.tilesEnd
-        let start = tilesOffset + Int(TileEntry.payload(of: entry))
-        let end = start <= tilesEnd ? tilesEnd : start
+        // The payload (< 2^30) is added only when it lies inside TILE, so no sum can overflow a 32-bit Int.
+        let payload = Int(TileEntry.payload(of: entry))
+        let start = payload <= tilesEnd - tilesOffset ? tilesOffset + payload : tilesEnd
+        let end = tilesEnd
         cursor = VarintCursor(base: storage.base, position: start, end: end)
         self.bounds = bounds
         featureCount = storage.layout.featureCount
