@@ -93,8 +93,7 @@ public struct GMap: Sendable {
 
     /// Text from the string pool, or nil when the range lies outside it.
     @usableFromInline func string(offset: UInt32, length: UInt32) -> String? {
-        guard UInt64(offset) + UInt64(length) <= UInt64(storage.layout.stringsLength) else { return nil }
-        return span.getString(at: storage.layout.stringsOffset + Int(offset), length: Int(length))
+        stringBytes(offset: offset, length: length).map { String(decoding: $0, as: UTF8.self) }
     }
 
     // MARK: - Lookups
