@@ -128,4 +128,24 @@ echo "== stack: the deepest a lookup goes (Embedded host, $host_triple, Osize; a
 echo "== stack: the deepest a lookup goes on armv7em (frames read from the disassembly of the firmware-like link)"
 python3 Scripts/embedded/stack-depth.py "$out/armv7em-lookup.elf" gmap_lookup | swift demangle --simplified
 
+echo "== heap: lookups allocate nothing (valgrind: the same allocations for 1 point and for 20,000)"
+if command -v valgrind >/dev/null; then
+    head -1 "$out/random-points.txt" > "$out/one-point.txt"
+    for program in query-embedded query-dynamic; do
+        counts=()
+        for points in one-point random-points; do
+            counts+=("$(valgrind "$out/$program" --buffer "$world" < "$out/$points.txt" 2>&1 >/dev/null | sed -nE 's/.*total heap usage: ([0-9,]+) allocs.*/\1/p')")
+        done
+        [ -n "${counts[0]}" ] && [ "${counts[0]}" = "${counts[1]}" ] || { echo "$program: ${counts[0]} allocations for 1 point, ${counts[1]} for 20,000"; exit 1; }
+        echo "$program: ${counts[0]} allocations in all, for 1 point as for 20,000 (opening, the program's own buffers)"
+    done
+else
+    echo "valgrind is not installed: not checked"
+fi
+
+echo "== resident memory: the world map, opened by path (Examples/c/resident.c)"
+clang -std=c11 -O2 -Wall -Wextra -Werror -I Sources/CGMap/include Examples/c/resident.c -L .build/release -lCGMap \
+    -Wl,-rpath,"$PWD/.build/release" -o "$out/resident"
+"$out/resident" "$world" 36.14 -5.35 52.52 13.405 0 -30
+
 echo "embedded: $comparisons comparisons identical"
