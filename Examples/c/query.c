@@ -24,20 +24,14 @@ enum { MAX_FEATURES = 64 };
 static unsigned char *read_file(const char *path, size_t *length) {
     FILE *file = fopen(path, "rb");
     if (!file) return NULL;
-    unsigned char *bytes = NULL;
-    size_t size = 0, capacity = 0, got;
-    do {
-        if (size == capacity) {
-            capacity = capacity ? capacity * 2 : 1 << 20;
-            unsigned char *grown = realloc(bytes, capacity);
-            if (!grown) { free(bytes); fclose(file); return NULL; }
-            bytes = grown;
-        }
-        got = fread(bytes + size, 1, capacity - size, file);
-        size += got;
-    } while (got > 0);
+    long size = fseek(file, 0, SEEK_END) == 0 ? ftell(file) : -1;
+    unsigned char *bytes = size > 0 && fseek(file, 0, SEEK_SET) == 0 ? malloc((size_t)size) : NULL;
+    if (bytes && fread(bytes, 1, (size_t)size, file) != (size_t)size) {
+        free(bytes);
+        bytes = NULL;
+    }
     fclose(file);
-    *length = size;
+    *length = bytes ? (size_t)size : 0;
     return bytes;
 }
 
