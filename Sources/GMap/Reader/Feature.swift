@@ -39,44 +39,20 @@ public struct Feature: Sendable, Hashable {
     @inlinable var record: Int { map.layout.featureRecordsOffset + index * map.layout.featureRecordLength }
 
     /// The feature's id (the builder's `--id` property). Empty when the record is corrupt.
-    public var id: String {
-        let file = map.span, field = FormatLayout.FeatureRecord.self
-        guard let offset = file.getUInt32(at: record + field.idOffset),
-              let length = file.getUInt32(at: record + field.idLength) else { return "" }
-        return map.string(offset: offset, length: length) ?? ""
-    }
+    public var id: String { String(decoding: idBytes, as: UTF8.self) }
 
     /// The kept properties in the order the builder wrote them.
     public var properties: [Property] {
-        let file = map.span, field = FormatLayout.FeatureRecord.self
-        guard let first = file.getUInt32(at: record + field.firstProperty),
-              let count = file.getUInt32(at: record + field.propertyCount),
-              UInt64(first) + UInt64(count) <= UInt64(map.layout.propertyCount) else { return [] }
-        var result: [Property] = []
-        result.reserveCapacity(Int(count))
-        for index in Int(first)..<Int(first) + Int(count) {
-            if let property = property(record: map.layout.propertyRecordsOffset + index * map.layout.propertyRecordLength) {
-                result.append(property)
+        (0..<propertyCount).compactMap { position in
+            propertyBytes(at: position).map {
+                Property(key: String(decoding: $0.key, as: UTF8.self), value: String(decoding: $0.value, as: UTF8.self), kind: $0.kind)
             }
         }
-        return result
     }
 
     /// The text of the property named `key`, or nil when the feature does not have it.
     public func property(_ key: String) -> String? {
         properties.first { $0.key == key }?.value
-    }
-
-    private func property(record: Int) -> Property? {
-        let file = map.span, field = FormatLayout.PropertyRecord.self
-        guard let keyOffset = file.getUInt32(at: record + field.keyOffset),
-              let keyLength = file.getUInt32(at: record + field.keyLength),
-              let valueOffset = file.getUInt32(at: record + field.valueOffset),
-              let valueLength = file.getUInt32(at: record + field.valueLength),
-              let rawKind = file.getUInt8(at: record + field.kind),
-              let key = map.string(offset: keyOffset, length: keyLength),
-              let value = map.string(offset: valueOffset, length: valueLength) else { return nil }
-        return Property(key: key, value: value, kind: PropertyKind(rawValue: rawKind) ?? .json)
     }
 
     /// The bounding box in degrees: west, south, east, north. Zeros when the record is corrupt.

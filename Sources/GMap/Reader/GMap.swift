@@ -18,6 +18,7 @@ public struct GMap: Sendable {
 
     @inlinable var span: ByteSpan { ByteSpan(base: storage.base, count: storage.count) }
 
+    #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
     /// Opens a map file by memory-mapping it read-only.
     ///
     /// Replacing the file later by renaming a new file over it is safe: this map keeps reading the
@@ -25,16 +26,24 @@ public struct GMap: Sendable {
     public init(contentsOf path: String) throws(GMapError) {
         storage = try MapStorage.mapping(path: path)
     }
+    #endif
 
     /// Opens a map held in a caller's memory, without copying it (an app resource, a blob mapped from flash).
     ///
     /// The caller keeps the memory alive and unchanged for as long as this map, or any ``Feature``
     /// from it, is in use.
     public init(unsafeBuffer buffer: UnsafeRawBufferPointer) throws(GMapError) {
+        try self.init(unsafeBuffer: buffer, maximumLength: AddressLimit.maximumMapLength)
+    }
+
+    /// Opens a caller's buffer as ``init(unsafeBuffer:)`` does, refusing a map whose header says it
+    /// is longer than `maximumLength` bytes: how tests exercise the 32-bit limit on a 64-bit machine.
+    @_spi(Testing)
+    public init(unsafeBuffer buffer: UnsafeRawBufferPointer, maximumLength: UInt64) throws(GMapError) {
         guard let base = buffer.baseAddress else {
             throw .truncated(expected: UInt64(FormatLayout.headerLength), actual: 0)
         }
-        storage = try MapStorage.adopting(base: base, count: buffer.count, ownership: .borrowed)
+        storage = try MapStorage.adopting(base: base, count: buffer.count, ownership: .borrowed, maximumLength: maximumLength)
     }
 
     /// Opens a map from bytes, copying them into memory the map owns.
@@ -84,8 +93,7 @@ public struct GMap: Sendable {
 
     /// Text from the string pool, or nil when the range lies outside it.
     @usableFromInline func string(offset: UInt32, length: UInt32) -> String? {
-        guard UInt64(offset) + UInt64(length) <= UInt64(storage.layout.stringsLength) else { return nil }
-        return span.getString(at: storage.layout.stringsOffset + Int(offset), length: Int(length))
+        stringBytes(offset: offset, length: length).map { String(decoding: $0, as: UTF8.self) }
     }
 
     // MARK: - Lookups

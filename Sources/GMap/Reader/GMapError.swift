@@ -18,7 +18,8 @@ public enum GMapError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedVersion(major: UInt16, minor: UInt16)
     /// A structure is inconsistent: which part, at which byte offset, and what is wrong.
     case malformed(part: String, offset: UInt64, reason: String)
-    /// The map is larger than this platform can address.
+    /// The map is larger than this platform can address: `Int.max` bytes, 2 GiB − 1 on a 32-bit
+    /// target (see ``AddressLimit``). Checked before any offset of the file is used.
     case tooLarge(length: UInt64)
 
     /// A sentence saying what is wrong.
@@ -40,7 +41,11 @@ public enum GMapError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func errorText(_ code: Int32) -> String {
+        #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)
+        #else
+        return "error \(code)"
+        #endif
     }
 }

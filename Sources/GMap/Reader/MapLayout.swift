@@ -80,7 +80,10 @@ struct MapLayout: Sendable {
     @usableFromInline var metadataRecordLength: Int
 
     /// Reads and checks the header, the section table and each section's fixed part. Never scans the file.
-    static func read(_ span: ByteSpan) throws(GMapError) -> MapLayout {
+    ///
+    /// A file longer than `maximumLength` (``AddressLimit/maximumMapLength``: 2 GiB − 1 on 32-bit
+    /// targets) is refused before any of its offsets becomes an `Int`.
+    static func read(_ span: ByteSpan, maximumLength: UInt64 = AddressLimit.maximumMapLength) throws(GMapError) -> MapLayout {
         let header = FormatLayout.Header.self
         // The magic first, as far as the bytes go, so that a short foreign file is "not a gmap".
         for (index, byte) in FormatLayout.magic.enumerated() where index < span.count && span.getUInt8(at: index) != byte {
@@ -96,10 +99,11 @@ struct MapLayout: Sendable {
             throw .malformed(part: "header", offset: UInt64(header.majorVersion), reason: "major version \(major) is not valid")
         }
         let fileLength = span.getUInt64(at: header.fileLength) ?? 0
+        let addressableLength = try AddressLimit.checkedLength(fileLength, limit: maximumLength)
         guard fileLength <= UInt64(span.count) else { throw .truncated(expected: fileLength, actual: UInt64(span.count)) }
-        guard fileLength <= UInt64(Int.max) else { throw .tooLarge(length: fileLength) }
-        let file = ByteSpan(base: span.base, count: Int(fileLength))
-        let headerLength = Int(span.getUInt32(at: header.headerLength) ?? 0)
+        let file = ByteSpan(base: span.base, count: addressableLength)
+        // u32 fields are clamped, not converted, so that a huge value is refused below instead of trapping on 32-bit.
+        let headerLength = Int(clamping: span.getUInt32(at: header.headerLength) ?? 0)
         guard headerLength >= FormatLayout.headerLength, headerLength <= file.count else {
             throw .malformed(part: "header", offset: UInt64(header.headerLength), reason: "header length \(headerLength) is not valid")
         }
@@ -107,14 +111,14 @@ struct MapLayout: Sendable {
         guard let quantizer = Quantizer(unitsPerDegree: units) else {
             throw .malformed(part: "header", offset: UInt64(header.unitsPerDegree), reason: "units per degree \(units) is outside 1…10000000")
         }
-        let sectionCount = Int(span.getUInt32(at: header.sectionCount) ?? 0)
+        let sectionCount = Int(clamping: span.getUInt32(at: header.sectionCount) ?? 0)
         guard sectionCount <= FormatLayout.maximumSectionCount,
               file.contains(offset: headerLength, length: sectionCount * FormatLayout.sectionEntryLength) else {
             throw .malformed(part: "section table", offset: UInt64(headerLength), reason: "\(sectionCount) sections do not fit in the file")
         }
 
         var sections: [SectionInfo] = []
-        var ranges: [UInt32: (offset: Int, length: Int)] = [:]
+        var ranges = SectionRanges()
         for index in 0..<sectionCount {
             let entry = headerLength + index * FormatLayout.sectionEntryLength
             let tag = file.getUInt32(at: entry + FormatLayout.SectionEntry.tag) ?? 0
@@ -217,7 +221,7 @@ struct MapLayout: Sendable {
               let recordLength = file.getUInt32(at: range.offset + 4) else {
             throw .malformed(part: "section \(name)", offset: UInt64(range.offset), reason: "shorter than its 8-byte preamble")
         }
-        guard Int(recordLength) >= minimumRecord, Int(recordLength) <= 4096 else {
+        guard recordLength >= UInt32(minimumRecord), recordLength <= 4096 else {
             throw .malformed(part: "section \(name)", offset: UInt64(range.offset + 4), reason: "record length \(recordLength) is outside \(minimumRecord)…4096")
         }
         guard UInt64(count) * UInt64(recordLength) <= UInt64(range.length - 8) else {

@@ -31,9 +31,11 @@ final class MapStorage: @unchecked Sendable {
     }
 
     /// Reads the layout of the bytes and takes charge of them; on failure releases them as `ownership` says.
-    static func adopting(base: UnsafeRawPointer, count: Int, ownership: Ownership) throws(GMapError) -> MapStorage {
+    static func adopting(
+        base: UnsafeRawPointer, count: Int, ownership: Ownership, maximumLength: UInt64 = AddressLimit.maximumMapLength
+    ) throws(GMapError) -> MapStorage {
         do {
-            let layout = try MapLayout.read(ByteSpan(base: base, count: count))
+            let layout = try MapLayout.read(ByteSpan(base: base, count: count), maximumLength: maximumLength)
             return MapStorage(base: base, count: count, layout: layout, ownership: ownership)
         } catch {
             release(base: base, count: count, ownership: ownership)
@@ -48,7 +50,9 @@ final class MapStorage: @unchecked Sendable {
     private static func release(base: UnsafeRawPointer, count: Int, ownership: Ownership) {
         switch ownership {
         case .mapped:
+            #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
             munmap(UnsafeMutableRawPointer(mutating: base), count)
+            #endif
         case .allocated:
             UnsafeMutableRawPointer(mutating: base).deallocate()
         case .borrowed:
@@ -56,6 +60,7 @@ final class MapStorage: @unchecked Sendable {
         }
     }
 
+    #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
     /// Maps a whole file read-only. Replacing the file by renaming a new one over it keeps this mapping valid.
     static func mapping(path: String) throws(GMapError) -> MapStorage {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -66,13 +71,13 @@ final class MapStorage: @unchecked Sendable {
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw .cannotOpen(path: path, operation: "open", code: EISDIR) }
         let size = UInt64(status.st_size)
         guard size > 0 else { throw .truncated(expected: UInt64(FormatLayout.headerLength), actual: 0) }
-        guard size <= UInt64(Int.max) else { throw .tooLarge(length: size) }
-        let length = Int(size)
+        let length = try AddressLimit.checkedLength(size)
         guard let address = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
             throw .cannotOpen(path: path, operation: "map", code: errno)
         }
         return try adopting(base: UnsafeRawPointer(address), count: length, ownership: .mapped)
     }
+    #endif
 
     /// Copies bytes into memory the storage owns.
     static func copying(_ bytes: UnsafeRawBufferPointer) throws(GMapError) -> MapStorage {

@@ -163,10 +163,10 @@ public struct MapVerifier {
     private mutating func checkRecord(entry tileEntry: UInt32, name: String, bounds: TileBounds) {
         recordsDecoded += 1
         let relative = Int(TileEntry.payload(of: tileEntry))
-        let start = layout.tilesOffset + relative
-        guard start < layout.tilesEnd else {
+        guard relative < layout.tilesEnd - layout.tilesOffset else {
             return report(name, layout.directoryOffset, "its record offset \(relative) is outside TILE (\(layout.tilesEnd - layout.tilesOffset) bytes)")
         }
+        let start = layout.tilesOffset + relative
         var reader = TileRecordReader(storage: map.storage, entry: tileEntry, bounds: bounds)
         guard let count = reader.cursor.readVarint(), count >= 1, count <= UInt64(layout.featureCount) else {
             return report(name, start, "the record's feature count is missing, zero or more than the features")

@@ -22,8 +22,10 @@ struct TileRecordReader {
 
     @inlinable init(storage: MapStorage, entry: UInt32, bounds: TileBounds) {
         let tilesOffset = storage.layout.tilesOffset, tilesEnd = storage.layout.tilesEnd
-        let start = tilesOffset + Int(TileEntry.payload(of: entry))
-        let end = start <= tilesEnd ? tilesEnd : start
+        // The payload (< 2^30) is added only when it lies inside TILE, so no sum can overflow a 32-bit Int.
+        let payload = Int(TileEntry.payload(of: entry))
+        let start = payload <= tilesEnd - tilesOffset ? tilesOffset + payload : tilesEnd
+        let end = tilesEnd
         cursor = VarintCursor(base: storage.base, position: start, end: end)
         self.bounds = bounds
         featureCount = storage.layout.featureCount
@@ -81,15 +83,18 @@ struct TileRecordReader {
         guard widthX <= PackedRun.maximumWidth, widthY <= PackedRun.maximumWidth else { return .badWidths }
         cursor.position &+= 2
         let pairWidth = widthX &+ widthY
-        let byteCount = Int(((vertexCount &- 1) &* pairWidth &+ 7) / 8)
-        guard byteCount <= cursor.remaining else { return .endsEarly }
+        // At most 8 × remaining × 66 bits: no overflow in 64 bits, and checked before it becomes an Int.
+        let packedBytes = ((vertexCount &- 1) &* pairWidth &+ 7) / 8
+        guard packedBytes <= UInt64(cursor.remaining) else { return .endsEarly }
+        let byteCount = Int(packedBytes)
         let start = cursor.position
         cursor.position &+= byteCount
         let maskX = (UInt64(1) &<< widthX) &- 1, maskY = (UInt64(1) &<< widthY) &- 1
         var x = bounds.west &+ firstX, y = bounds.south &+ firstY
         if checkingVertices, !isInWorld(x, y) { return .outsideWorld }
         var bit: UInt64 = 0
-        if pairWidth <= 56, start &+ byteCount &+ 8 <= fileEnd {
+        // start + byteCount ≤ the end of TILE ≤ fileEnd, so the difference cannot overflow.
+        if pairWidth <= 56, fileEnd &- start &- byteCount >= 8 {
             // Common case: one unaligned eight-byte load holds both deltas of a vertex.
             for _ in 1..<vertexCount {
                 let word = UInt64(littleEndian: cursor.base.loadUnaligned(fromByteOffset: start &+ Int(bit &>> 3), as: UInt64.self)) &>> (bit & 7)
