@@ -100,7 +100,7 @@ final class Inflater {
     static func inflate(_ compressed: [UInt8], sizeHint: Int = 0, limit: Int = .max) throws -> [UInt8] {
         let inflater = Inflater(input: BitInput(source: MemoryByteSource(compressed)))
         var result: [UInt8] = []
-        result.reserveCapacity(min(sizeHint, 1 << 30))
+        result.reserveCapacity(min(sizeHint, compressed.count &* 1032))  // DEFLATE's largest ratio is about 1032:1
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while result.count <= limit {
             let got = try chunk.withUnsafeMutableBytes { try inflater.read(into: $0) }
@@ -120,8 +120,10 @@ final class Inflater {
         streamStart = max(0, streamStart - shift)
     }
 
+    /// The error for `reason`, or ``DeflateError/Reason/truncated`` when the bits read ran past the end of
+    /// the data (a stream cut short reads as zeros, which can look like any other fault).
     private func fail(_ reason: DeflateError.Reason) -> DeflateError {
-        DeflateError(reason, byteOffset: input.byteOffset)
+        DeflateError(input.overran ? .truncated : reason, byteOffset: input.byteOffset)
     }
 
     /// Decodes until the output chunk is full or the stream ends.
@@ -197,6 +199,7 @@ final class Inflater {
         for index in 0..<codeLengthCount {
             codeLengthLengths[Self.codeLengthOrder[index]] = UInt8(try input.read(3))
         }
+        if input.overran { throw fail(.truncated) }
         do {
             try codeLengthLengths.withUnsafeBufferPointer { try codeLengthTable.build(lengths: $0) }
         } catch let error as HuffmanCodeError {
@@ -209,6 +212,7 @@ final class Inflater {
             let entry = codeLengthTable.entries[Int(truncatingIfNeeded: input.bits) & ((1 << codeLengthTable.rootBits) - 1)]
             guard HuffmanEntry.kind(entry) == HuffmanEntry.literal else { throw fail(.invalidCode) }
             _ = input.take(HuffmanEntry.bits(entry))
+            if input.overran { throw fail(.truncated) }
             let symbol = HuffmanEntry.value(entry)
             var repeated: UInt8 = 0, count = 1
             switch symbol {
@@ -294,7 +298,7 @@ final class Inflater {
                 if padding != 0 && bitCount < padding &* 8 { throw DeflateError(.truncated, byteOffset: input.byteOffset(position: position, bitCount: bitCount)) }
                 return true
             }
-            guard kind == HuffmanEntry.lengthOrDistance else { throw DeflateError(.invalidCode, byteOffset: input.byteOffset(position: position, bitCount: bitCount)) }
+            guard kind == HuffmanEntry.lengthOrDistance else { throw Self.invalidCode(padding: padding, bitCount: bitCount, offset: input.byteOffset(position: position, bitCount: bitCount)) }
             var extra = UInt64((entry >> 8) & 0xF)
             let length = Int(entry >> 16) &+ Int(truncatingIfNeeded: bits & ((1 &<< extra) &- 1))
             bits &>>= extra
@@ -308,7 +312,7 @@ final class Inflater {
             }
             bits &>>= UInt64(distanceEntry & 0xFF)
             bitCount &-= Int(distanceEntry & 0xFF)
-            guard (distanceEntry >> 12) & 0xF == HuffmanEntry.lengthOrDistance else { throw DeflateError(.invalidCode, byteOffset: input.byteOffset(position: position, bitCount: bitCount)) }
+            guard (distanceEntry >> 12) & 0xF == HuffmanEntry.lengthOrDistance else { throw Self.invalidCode(padding: padding, bitCount: bitCount, offset: input.byteOffset(position: position, bitCount: bitCount)) }
             extra = UInt64((distanceEntry >> 8) & 0xF)
             let distance = Int(distanceEntry >> 16) &+ Int(truncatingIfNeeded: bits & ((1 &<< extra) &- 1))
             bits &>>= extra
@@ -322,6 +326,11 @@ final class Inflater {
             outPosition &+= length
         }
         return false
+    }
+
+    /// An invalid code, or truncation when the code's bits (already consumed) reach into the padding past the end.
+    private static func invalidCode(padding: Int, bitCount: Int, offset: Int) -> DeflateError {
+        DeflateError(padding != 0 && bitCount < padding * 8 ? .truncated : .invalidCode, byteOffset: offset)
     }
 
     /// Copies `length` bytes from `distance` bytes back; may write up to 7 bytes past the end.
