@@ -62,23 +62,18 @@ final class GeoJSONParser {
     ]
 
     /// A parser reading a file descriptor.
-    init(fd: Int32, name: String, chunkSize: Int) {
-        self.fd = fd
-        self.name = name
-        self.memory = []
-        self.isMemory = false
-        self.source = nil
-        self.chunkSize = chunkSize
-        self.baseOffset = 0
-        self.linesBefore = 0
-        cap = max(chunkSize, 16)
-        buf = .allocate(capacity: cap)
-        numberText = .allocate(capacity: numberTextCap)
+    convenience init(fd: Int32, name: String, chunkSize: Int) {
+        self.init(fd: fd, source: nil, name: name, chunkSize: chunkSize)
     }
 
     /// A parser reading a byte source (a decompressor, for example).
-    init(source: any ByteSource, name: String, chunkSize: Int) {
-        self.fd = -1
+    convenience init(source: any ByteSource, name: String, chunkSize: Int) {
+        self.init(fd: -1, source: source, name: name, chunkSize: chunkSize)
+    }
+
+    /// A parser reading `source`, or the file descriptor `fd` when there is no source.
+    private init(fd: Int32, source: (any ByteSource)?, name: String, chunkSize: Int) {
+        self.fd = fd
         self.name = name
         self.memory = []
         self.isMemory = false

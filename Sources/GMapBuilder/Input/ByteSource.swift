@@ -120,13 +120,12 @@ public final class MemoryByteSource: ByteSource {
 
 /// A few bytes already read from a source (to look at its first bytes), then the rest of the source.
 public final class PrefixedByteSource: ByteSource {
-    private var prefix: [UInt8]
-    private var prefixOffset = 0
+    private let head: MemoryByteSource
     private let rest: any ByteSource
 
     /// Yields `prefix`, then whatever `rest` yields.
     public init(prefix: [UInt8], rest: any ByteSource) {
-        self.prefix = prefix
+        head = MemoryByteSource(prefix)
         self.rest = rest
     }
 
@@ -148,18 +147,8 @@ public final class PrefixedByteSource: ByteSource {
 
     /// Copies prefix bytes first, then reads the rest.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        if prefixOffset < prefix.count {
-            let count = min(buffer.count, prefix.count - prefixOffset)
-            guard count > 0, let base = buffer.baseAddress else { return 0 }
-            prefix.withUnsafeBytes { source in
-                if let start = source.baseAddress {
-                    base.copyMemory(from: start + prefixOffset, byteCount: count)
-                }
-            }
-            prefixOffset += count
-            return count
-        }
-        return try rest.read(into: buffer)
+        let got = try head.read(into: buffer)
+        return got > 0 ? got : try rest.read(into: buffer)
     }
 }
 

@@ -279,14 +279,7 @@ final class Inflater {
                 bitCount = input.bitCount
                 padding = input.paddingBytes
             }
-            var entry = literalEntries[Int(truncatingIfNeeded: bits) & literalMask]
-            if (entry >> 12) & 0xF == HuffmanEntry.subTable {
-                bits &>>= literalRoot
-                bitCount &-= Int(literalRoot)
-                entry = literalEntries[Int(entry >> 16) &+ (Int(truncatingIfNeeded: bits) & ((1 << Int((entry >> 8) & 0xF)) &- 1))]
-            }
-            bits &>>= UInt64(entry & 0xFF)
-            bitCount &-= Int(entry & 0xFF)
+            let entry = Self.decodeSymbol(literalEntries, rootBits: literalRoot, mask: literalMask, bits: &bits, bitCount: &bitCount)
             let kind = (entry >> 12) & 0xF
             if kind == HuffmanEntry.literal {
                 out[outPosition] = UInt8(truncatingIfNeeded: entry >> 16)
@@ -304,14 +297,7 @@ final class Inflater {
             bits &>>= extra
             bitCount &-= Int(extra)
 
-            var distanceEntry = distanceEntries[Int(truncatingIfNeeded: bits) & distanceMask]
-            if (distanceEntry >> 12) & 0xF == HuffmanEntry.subTable {
-                bits &>>= distanceRoot
-                bitCount &-= Int(distanceRoot)
-                distanceEntry = distanceEntries[Int(distanceEntry >> 16) &+ (Int(truncatingIfNeeded: bits) & ((1 << Int((distanceEntry >> 8) & 0xF)) &- 1))]
-            }
-            bits &>>= UInt64(distanceEntry & 0xFF)
-            bitCount &-= Int(distanceEntry & 0xFF)
+            let distanceEntry = Self.decodeSymbol(distanceEntries, rootBits: distanceRoot, mask: distanceMask, bits: &bits, bitCount: &bitCount)
             guard (distanceEntry >> 12) & 0xF == HuffmanEntry.lengthOrDistance else { throw Self.invalidCode(padding: padding, bitCount: bitCount, offset: input.byteOffset(position: position, bitCount: bitCount)) }
             extra = UInt64((distanceEntry >> 8) & 0xF)
             let distance = Int(distanceEntry >> 16) &+ Int(truncatingIfNeeded: bits & ((1 &<< extra) &- 1))
@@ -326,6 +312,21 @@ final class Inflater {
             outPosition &+= length
         }
         return false
+    }
+
+    /// Looks up the next code in a table (and its sub-table) and consumes its bits; returns the entry.
+    @inline(__always)
+    private static func decodeSymbol(_ entries: UnsafeMutablePointer<UInt32>, rootBits: UInt64, mask: Int,
+                                     bits: inout UInt64, bitCount: inout Int) -> UInt32 {
+        var entry = entries[Int(truncatingIfNeeded: bits) & mask]
+        if (entry >> 12) & 0xF == HuffmanEntry.subTable {
+            bits &>>= rootBits
+            bitCount &-= Int(rootBits)
+            entry = entries[Int(entry >> 16) &+ (Int(truncatingIfNeeded: bits) & ((1 << Int((entry >> 8) & 0xF)) &- 1))]
+        }
+        bits &>>= UInt64(entry & 0xFF)
+        bitCount &-= Int(entry & 0xFF)
+        return entry
     }
 
     /// An invalid code, or truncation when the code's bits (already consumed) reach into the padding past the end.
