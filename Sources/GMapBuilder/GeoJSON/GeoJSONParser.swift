@@ -743,13 +743,19 @@ final class GeoJSONParser {
                 c = try skipWhitespace()
             }
             if c < 0 { return count }
-            featureIndex = count
-            guard c == Int(cLBrace) else { throw expected("a Feature object", c) }
-            let feature = try parseFeature(index: count)
-            featureIndex = nil
-            try body(feature)
+            try deliverFeature(count, at: c, expecting: "a Feature object", to: body)
             count += 1
         }
+    }
+
+    /// Parses the feature object that starts at `pos` (byte `c`, which must be `{`, else an error saying
+    /// `expecting`) as feature `index`, and hands it to `body`.
+    private func deliverFeature(_ index: Int, at c: Int, expecting: String, to body: (GeoJSONFeature) throws -> Void) throws {
+        featureIndex = index
+        guard c == Int(cLBrace) else { throw expected(expecting, c) }
+        let feature = try parseFeature(index: index)
+        featureIndex = nil
+        try body(feature)
     }
 
     /// Parses a FeatureCollection, calling `body` for each feature.
@@ -785,11 +791,7 @@ final class GeoJSONParser {
                         pos &+= 1
                     } else {
                         while true {
-                            featureIndex = count
-                            guard c == Int(cLBrace) else { throw expected("a feature object", c) }
-                            let feature = try parseFeature(index: count)
-                            featureIndex = nil
-                            try body(feature)
+                            try deliverFeature(count, at: c, expecting: "a feature object", to: body)
                             count += 1
                             c = try skipWhitespace()
                             if c == Int(cComma) {

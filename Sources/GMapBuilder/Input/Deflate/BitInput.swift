@@ -50,7 +50,7 @@ final class BitInput {
 
     /// ``byteOffset`` for a decoder that holds `position` and `bitCount` in locals.
     func byteOffset(position: Int, bitCount: Int) -> Int {
-        max(0, discarded + position + paddingBytes - bitCount / 8)
+        min(max(0, discarded + position + paddingBytes - bitCount / 8), discarded + end)
     }
 
     /// Whether the consumed bits include padding, i.e. the data ended too soon.

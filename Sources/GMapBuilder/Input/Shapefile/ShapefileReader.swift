@@ -35,9 +35,14 @@ public struct ShapefileReader {
     }
 
     /// Reads the shapefile at `path` (a `.shp`) with the `.dbf`, `.cpg` and `.prj` beside it (same name,
-    /// extension in either case). A missing `.dbf` is an error.
+    /// extension in either case; for a path without the `.shp` extension, the path with theirs added).
+    /// A missing `.dbf` is an error.
     public init(path: String) throws {
-        let stem = String(path.dropLast(4))
+        let lower = path.lowercased()
+        guard !lower.hasSuffix(".shx") else {
+            throw ShapefileError(.malformed, file: path, message: "this is a shapefile index (.shx); give the .shp file beside it")
+        }
+        let stem = lower.hasSuffix(".shp") ? String(path.dropLast(4)) : path
         func sibling(_ extensions: [String]) -> String? {
             extensions.map { stem + $0 }.first { access($0, F_OK) == 0 }
         }
