@@ -38,6 +38,9 @@ struct ShapeFile {
             throw ShapefileError(.malformed, file: file, byteOffset: 0, message: "shorter than the 100-byte .shp header (\(bytes.count) bytes)")
         }
         let length = words * 2
+        guard length >= 100 else {
+            throw ShapefileError(.malformed, file: file, byteOffset: 24, message: "the header's file length \(length) is shorter than the header")
+        }
         guard length <= bytes.count else {
             throw ShapefileError(.malformed, file: file, byteOffset: 24,
                                  message: "the header says the file has \(length) bytes, it has \(bytes.count) (truncated?)")
