@@ -14,7 +14,7 @@ import Darwin
 ///   deleted in the `.dbf` give `.unsupported("deleted")`, so that a builder skips and counts them.
 /// - Properties: the `.dbf` fields, in order, under their names as written (see ``DBFTable``).
 /// - Coordinates must be longitude/latitude degrees: a projected `.prj` or an out-of-range coordinate is an error.
-public struct ShapefileReader {
+public struct ShapefileReader: Sendable {
     private let shapes: ShapeFile
     private let table: DBFTable
 
