@@ -14,25 +14,31 @@ public enum GeoJSONImport {
     /// Reads every feature from `reader` into `builder`.
     @discardableResult
     public static func read(_ reader: inout GeoJSONReader, into builder: inout MapBuilder) throws -> Int {
+        try reader.forEachFeature { feature in
+            try add(feature, to: &builder)
+        }
+    }
+
+    /// Adds one feature to `builder`, its id and kept properties chosen as the builder's options say;
+    /// a feature whose geometry is not polygons is counted in ``MapBuilder/skippedGeometries``.
+    public static func add(_ feature: GeoJSONFeature, to builder: inout MapBuilder) throws {
         let options = builder.options
-        return try reader.forEachFeature { feature in
-            switch feature.geometry {
-            case .unsupported(let type):
-                builder.skippedGeometries[type, default: 0] += 1
-            case .polygons(let polygons):
-                let id = try identifier(of: feature, options: options)
-                let source = SourceFeature(
-                    id: id,
-                    properties: keptProperties(of: feature, options: options),
-                    polygons: polygons.map { polygon in
-                        polygon.map { ring in ring.map { (longitude: $0.longitude, latitude: $0.latitude) } }
-                    }
-                )
-                do {
-                    try builder.add(source)
-                } catch let error as BuildError {
-                    throw BuildError("feature \(feature.index): \(error.description)")
+        switch feature.geometry {
+        case .unsupported(let type):
+            builder.skippedGeometries[type, default: 0] += 1
+        case .polygons(let polygons):
+            let id = try identifier(of: feature, options: options)
+            let source = SourceFeature(
+                id: id,
+                properties: keptProperties(of: feature, options: options),
+                polygons: polygons.map { polygon in
+                    polygon.map { ring in ring.map { (longitude: $0.longitude, latitude: $0.latitude) } }
                 }
+            )
+            do {
+                try builder.add(source)
+            } catch let error as BuildError {
+                throw BuildError("feature \(feature.index): \(error.description)")
             }
         }
     }

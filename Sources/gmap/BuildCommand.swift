@@ -15,7 +15,7 @@ enum BuildCommand {
             return ExitCode.success
         }
         guard list.positional.count == 1, let input = list.positional.first else {
-            throw CommandFailure(message: "usage: gmap build INPUT.geojson -o OUTPUT.gmap (see 'gmap help build')")
+            throw CommandFailure(message: "usage: gmap build INPUT -o OUTPUT.gmap (see 'gmap help build')")
         }
         guard let output = list.value("-o") ?? list.value("--output") else {
             throw CommandFailure(message: "gmap build needs an output file: -o OUTPUT.gmap")
@@ -34,13 +34,19 @@ enum BuildCommand {
         builder.addMetadata(key: "keep", value: options.keptProperties?.joined(separator: ",") ?? "all")
         let result: (bytes: [UInt8], report: BuildReport)
         do {
-            try GeoJSONImport.read(path: input, into: &builder)
+            try MapInput.read(path: input, into: &builder)
             result = try builder.finish()
             try AtomicFile.write(result.bytes, to: output)
         } catch let error as GeoJSONError {
             throw CommandFailure(message: "\(input): \(error.description)")
         } catch let error as BuildError {
             throw CommandFailure(message: "\(input): \(error.description)")
+        } catch let error as ShapefileError {
+            throw CommandFailure(message: error.description)  // names the file (a .dbf beside, a ZIP entry)
+        } catch let error as ZipError {
+            throw CommandFailure(message: error.description)
+        } catch let error as FileReadError {
+            throw CommandFailure(message: error.description)
         }
         if !(list.has("--quiet") || list.has("-q")) {
             StandardError.write(summary(result.report, output: output, seconds: Date().timeIntervalSince(started), quantizer: options.quantizer))

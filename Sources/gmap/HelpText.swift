@@ -16,7 +16,8 @@ enum HelpText {
     USAGE
       gmap query [MAP] LATITUDE LONGITUDE [--all] [--json]
       gmap query [MAP] - [--all] [--json]        read "lat lon" or "lat,lon" lines from stdin
-      gmap build INPUT.geojson -o OUTPUT.gmap [--id PROP] [--keep a,b] [options]
+      gmap build INPUT -o OUTPUT.gmap [--id PROP] [--keep a,b] [options]
+                                                 INPUT: .geojson[.gz], .ndjson, .shp, .zip
       gmap info [MAP]
       gmap verify MAP [--known FILE]
       gmap bench [MAP] [--points N] [--runs R] [--points-file FILE] [--json]
@@ -77,13 +78,27 @@ enum HelpText {
     """
 
     static let build = """
-    gmap build INPUT.geojson -o OUTPUT.gmap [options]
+    gmap build INPUT -o OUTPUT.gmap [options]
 
-    Builds a map from a GeoJSON FeatureCollection of Polygon and MultiPolygon features ("-" reads
-    standard input). The file is read as a stream, so inputs of hundreds of MB are fine. Other
-    geometry types are skipped and counted. Broken input stops the build with a message naming
-    the feature, line and byte. The output is written to a temporary file and renamed into place,
-    so an existing map survives a failed build. The same input and options give the same bytes.
+    Builds a map from the Polygon and MultiPolygon features of INPUT, which is one of:
+      x.geojson           a GeoJSON FeatureCollection
+      x.ndjson, x.geojsonl, x.geojsons, x.jsonl
+                          one Feature per line (newline-delimited GeoJSON), or RFC 8142 text
+                          sequences (each Feature after an RS byte); also detected in any file
+                          whose first object is a Feature followed by another object
+      x.geojson.gz        either of the above, gzip-compressed (multi-member files too)
+      x.shp               an ESRI shapefile (Polygon, PolygonZ, PolygonM) with its x.dbf beside it,
+                          and x.cpg (code page) and x.prj (must be longitude/latitude) if present;
+                          the .dbf fields are the properties, under their names as written
+      x.zip               a ZIP archive holding one shapefile (or one GeoJSON file), as Natural
+                          Earth distributes them
+    The content decides (gzip, ZIP and shapefile magic bytes), then the name. "-" reads standard
+    input (GeoJSON, plain or gzip-compressed). GeoJSON is read as a stream, so hundreds of MB are
+    fine; a shapefile or ZIP archive is read into memory. Other geometry types, null shapes and
+    deleted .dbf records are skipped and counted.
+    Broken input stops the build with a message naming the file, the feature or record, and the
+    line, byte or field. The output is written to a temporary file and renamed into place, so an
+    existing map survives a failed build. The same input and options give the same bytes.
 
     OPTIONS
       -o, --output FILE   the map to write (required)
@@ -102,8 +117,10 @@ enum HelpText {
       --max-depth N       split at most N times (default 6)
       -q, --quiet         print no summary
 
-    EXAMPLE
+    EXAMPLES
       gmap build countries.geojson -o world.gmap --id iso_a2 --keep name,iso_a3
+      gmap build ne_10m_admin_0_countries.zip -o world.gmap --id ISO_A2_EH --keep NAME,ISO_A3
+      gmap build timezones.geojson.gz -o tz.gmap --id tzid
 
     """
 

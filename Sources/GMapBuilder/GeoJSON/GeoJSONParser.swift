@@ -12,7 +12,7 @@ import Darwin
 private let cQuote: UInt8 = 0x22, cBackslash: UInt8 = 0x5C, cComma: UInt8 = 0x2C, cColon: UInt8 = 0x3A
 private let cLBracket: UInt8 = 0x5B, cRBracket: UInt8 = 0x5D, cLBrace: UInt8 = 0x7B, cRBrace: UInt8 = 0x7D
 private let cMinus: UInt8 = 0x2D, cPlus: UInt8 = 0x2B, cDot: UInt8 = 0x2E, cZero: UInt8 = 0x30, cNine: UInt8 = 0x39
-private let cLowerE: UInt8 = 0x65, cUpperE: UInt8 = 0x45, cNewline: UInt8 = 0x0A
+private let cLowerE: UInt8 = 0x65, cUpperE: UInt8 = 0x45, cNewline: UInt8 = 0x0A, cRecordSeparator: UInt8 = 0x1E
 
 /// The geometry types the reader knows.
 private enum GeometryKind {
@@ -44,6 +44,8 @@ final class GeoJSONParser {
     private let memory: [UInt8]
     private var memoryOffset = 0
     private let isMemory: Bool
+    /// A byte source read instead of `fd` or `memory`, if any.
+    private let source: (any ByteSource)?
 
     /// The feature being parsed, reported with errors.
     private var featureIndex: Int?
@@ -60,11 +62,22 @@ final class GeoJSONParser {
     ]
 
     /// A parser reading a file descriptor.
-    init(fd: Int32, name: String, chunkSize: Int) {
+    convenience init(fd: Int32, name: String, chunkSize: Int) {
+        self.init(fd: fd, source: nil, name: name, chunkSize: chunkSize)
+    }
+
+    /// A parser reading a byte source (a decompressor, for example).
+    convenience init(source: any ByteSource, name: String, chunkSize: Int) {
+        self.init(fd: -1, source: source, name: name, chunkSize: chunkSize)
+    }
+
+    /// A parser reading `source`, or the file descriptor `fd` when there is no source.
+    private init(fd: Int32, source: (any ByteSource)?, name: String, chunkSize: Int) {
         self.fd = fd
         self.name = name
         self.memory = []
         self.isMemory = false
+        self.source = source
         self.chunkSize = chunkSize
         self.baseOffset = 0
         self.linesBefore = 0
@@ -79,6 +92,7 @@ final class GeoJSONParser {
         self.name = "<memory>"
         self.memory = memory
         self.isMemory = true
+        self.source = nil
         self.chunkSize = chunkSize
         self.baseOffset = baseOffset
         self.linesBefore = baseLine - 1
@@ -133,6 +147,12 @@ final class GeoJSONParser {
                     (buf + end).update(from: src.baseAddress! + memoryOffset, count: got)
                 }
                 memoryOffset += got
+            }
+        } else if let source {
+            do {
+                got = try source.read(into: UnsafeMutableRawBufferPointer(start: buf + end, count: want))
+            } catch {
+                throw fail("\(error)")
             }
         } else {
             while true {
@@ -649,15 +669,97 @@ final class GeoJSONParser {
 
     // MARK: - The collection
 
-    /// Parses the whole input, calling `body` for each feature.
-    func parseCollection(_ body: (GeoJSONFeature) throws -> Void) throws -> Int {
-        // Byte order mark.
+    /// Skips a UTF-8 byte order mark at the start of the input.
+    private func skipByteOrderMark() throws(GeoJSONError) {
         if try peek() == 0xEF {
             for b: UInt8 in [0xEF, 0xBB, 0xBF] {
                 guard try peek() == Int(b) else { throw fail("invalid byte order mark") }
                 pos &+= 1
             }
         }
+    }
+
+    /// Parses the whole input as `layout` says (detecting it for `.automatic`), calling `body` for each feature.
+    func parse(_ layout: GeoJSONLayout, _ body: (GeoJSONFeature) throws -> Void) throws -> Int {
+        try skipByteOrderMark()
+        switch layout {
+        case .featureCollection:
+            return try parseCollection(body)
+        case .featureSequence:
+            return try parseSequence(body)
+        case .automatic:
+            return try detectLayout() == .featureSequence ? parseSequence(body) : parseCollection(body)
+        }
+    }
+
+    /// Looks ahead, without consuming input, at whether the input is a sequence of features: it starts with
+    /// an RS (RFC 8142), or its first object is a Feature followed by another object. A FeatureCollection is
+    /// recognised at its first "type" or "features" member, so only the start of it is looked at; a first
+    /// Feature is kept in the buffer until the byte after it. Input that is neither (or broken) is left to
+    /// ``parseCollection(_:)`` to report.
+    private func detectLayout() throws(GeoJSONError) -> GeoJSONLayout {
+        var c = try skipWhitespace()
+        if c == Int(cRecordSeparator) { return .featureSequence }
+        guard c == Int(cLBrace) else { return .featureCollection }
+        mark = pos
+        defer {
+            pos = mark
+            mark = -1
+        }
+        do {
+            var isFeature = false
+            c = try beginObject()
+            var next: Int? = c == Int(cRBrace) ? nil : c
+            while let m = next {
+                c = try readMemberName(m, in: "top-level object")
+                if keyIs("features") { return .featureCollection }
+                if keyIs("type") {
+                    guard c == Int(cQuote) else { return .featureCollection }
+                    try readString(into: &stringBytes)
+                    guard stringBytesAre("Feature") else { return .featureCollection }
+                    isFeature = true
+                } else {
+                    if keyIs("geometry") || keyIs("properties") { isFeature = true }
+                    try walkValue(emit: false, depth: 1)
+                }
+                next = try nextMember(in: "top-level object")
+            }
+            if !isFeature { return .featureCollection }
+            c = try skipWhitespace()
+            return c == Int(cLBrace) || c == Int(cRecordSeparator) ? .featureSequence : .featureCollection
+        } catch {
+            return .featureCollection
+        }
+    }
+
+    /// Parses a sequence of Feature objects: newline-delimited GeoJSON, or RFC 8142 text sequences (each
+    /// feature after an RS byte). Whitespace and RS bytes between features are skipped.
+    private func parseSequence(_ body: (GeoJSONFeature) throws -> Void) throws -> Int {
+        var count = 0
+        while true {
+            var c = try skipWhitespace()
+            while c == Int(cRecordSeparator) {
+                pos &+= 1
+                c = try skipWhitespace()
+            }
+            if c < 0 { return count }
+            try deliverFeature(count, at: c, expecting: "a Feature object", to: body)
+            count += 1
+        }
+    }
+
+    /// Parses the feature object that starts at `pos` (byte `c`, which must be `{`, else an error saying
+    /// `expecting`) as feature `index`, and hands it to `body`.
+    private func deliverFeature(_ index: Int, at c: Int, expecting: String, to body: (GeoJSONFeature) throws -> Void) throws {
+        featureIndex = index
+        guard c == Int(cLBrace) else { throw expected(expecting, c) }
+        let feature = try parseFeature(index: index)
+        featureIndex = nil
+        try body(feature)
+    }
+
+    /// Parses a FeatureCollection, calling `body` for each feature.
+    private func parseCollection(_ body: (GeoJSONFeature) throws -> Void) throws -> Int {
         var c = try skipWhitespace()
         guard c == Int(cLBrace) else {
             throw c < 0 ? fail("empty input: expected a FeatureCollection object") : fail("top-level value must be an object")
@@ -689,11 +791,7 @@ final class GeoJSONParser {
                         pos &+= 1
                     } else {
                         while true {
-                            featureIndex = count
-                            guard c == Int(cLBrace) else { throw expected("a feature object", c) }
-                            let feature = try parseFeature(index: count)
-                            featureIndex = nil
-                            try body(feature)
+                            try deliverFeature(count, at: c, expecting: "a feature object", to: body)
                             count += 1
                             c = try skipWhitespace()
                             if c == Int(cComma) {

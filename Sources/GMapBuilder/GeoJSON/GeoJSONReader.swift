@@ -8,7 +8,19 @@ import Musl
 import Darwin
 #endif
 
-/// Reads a FeatureCollection one feature at a time.
+/// How a GeoJSON input holds its features.
+public enum GeoJSONLayout: Sendable, Equatable {
+    /// A sequence of Feature objects when the input starts with an RS byte (RFC 8142), or when its first object is
+    /// a Feature followed by another object; otherwise a FeatureCollection.
+    case automatic
+    /// One FeatureCollection object.
+    case featureCollection
+    /// Feature objects one after another: newline-delimited GeoJSON (one per line) or RFC 8142 GeoJSON text
+    /// sequences (each after an RS byte, 0x1E). Feature indices count the features from 0.
+    case featureSequence
+}
+
+/// Reads a FeatureCollection, or a sequence of features, one feature at a time.
 ///
 /// The input is read in chunks (1 MiB by default) and only the current feature is materialised, so
 /// collections of hundreds of megabytes can be read in bounded memory (the read buffer plus one feature).
@@ -28,6 +40,8 @@ public struct GeoJSONReader {
 
     private let input: GeoJSONInput
     private let chunkSize: Int
+    /// How the input holds its features (``GeoJSONLayout/automatic`` unless an initializer says otherwise).
+    public var layout: GeoJSONLayout = .automatic
 
     /// Reads from a file path, or standard input when path is "-".
     ///
@@ -56,6 +70,15 @@ public struct GeoJSONReader {
             throw GeoJSONError(message: "cannot read '\(path)': \(GeoJSONReader.errnoText(EISDIR))")
         }
         input = .file(GeoJSONFileInput(fd: fd, name: path, owned: true))
+    }
+
+    /// Reads from a byte source, such as a ``GzipByteSource``; `name` is the input's name for error messages.
+    /// Errors the source throws become ``GeoJSONError``s whose message includes the source's description.
+    /// Such a reader can be run once.
+    public init(source: any ByteSource, name: String, layout: GeoJSONLayout = .automatic, chunkSize: Int = GeoJSONReader.defaultChunkSize) {
+        self.chunkSize = GeoJSONReader.clamp(chunkSize)
+        self.layout = layout
+        input = .source(GeoJSONSourceInput(source: source, name: name))
     }
 
     /// Reads from bytes in memory (used by tests and by the fuzzer).
@@ -90,8 +113,12 @@ public struct GeoJSONReader {
             }
             file.used = true
             parser = GeoJSONParser(fd: file.fd, name: file.name, chunkSize: chunkSize)
+        case .source(let source):
+            if source.used { throw GeoJSONError(message: "input '\(source.name)' cannot be read twice") }
+            source.used = true
+            parser = GeoJSONParser(source: source.source, name: source.name, chunkSize: chunkSize)
         }
-        return try parser.parseCollection(body)
+        return try parser.parse(layout, body)
     }
 
     private static func clamp(_ chunkSize: Int) -> Int {
@@ -108,6 +135,19 @@ public struct GeoJSONReader {
 enum GeoJSONInput {
     case file(GeoJSONFileInput)
     case bytes([UInt8])
+    case source(GeoJSONSourceInput)
+}
+
+/// A byte source, read once.
+final class GeoJSONSourceInput {
+    let source: any ByteSource
+    let name: String
+    var used = false
+
+    init(source: any ByteSource, name: String) {
+        self.source = source
+        self.name = name
+    }
 }
 
 /// An open file descriptor, closed when the last reader copy goes away.
