@@ -32,7 +32,7 @@ public enum GMapError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .truncated(expected, actual):
             return "truncated gmap file: the header says \(expected) bytes, \(actual) are present"
         case let .unsupportedVersion(major, minor):
-            return "gmap format version \(major).\(minor) is newer than this reader (reads \(FormatLayout.majorVersion).x); update gmap"
+            return "gmap format version \(major).\(minor) is newer than this reader (reads \(FormatLayout.oldestReadableMajorVersion).x to \(FormatLayout.majorVersion).x); update gmap"
         case let .malformed(part, offset, reason):
             return "corrupt gmap file: \(part) at byte \(offset): \(reason)"
         case let .tooLarge(length):
