@@ -1,19 +1,15 @@
 import GMap
 
-/// Writes a layer's name index (`NAME`): every feature's id and kept name properties
-/// (``NameFolding/isNameKey(_:)``), folded by ``NameFolding``, sorted by key bytes then feature.
+/// Writes a layer's name index (`NAME`): the keys ``NameFolding/keys(id:names:)`` makes from every
+/// feature's id and kept string name properties (``NameFolding/isNameKey(_:)``), sorted by key
+/// bytes then feature.
 enum NameIndexWriter {
     /// The section's bytes. `ids` and `properties` are by source index; `order` lists source indexes in file order.
     static func section(ids: [String], properties: [[SourceFeature.KeptProperty]], order: [Int], strings: inout StringPool) throws -> [UInt8] {
         var records: [(key: [UInt8], feature: UInt32)] = []
         for (position, source) in order.enumerated() {
-            var keys = [NameFolding.fold(ids[source])]
-            for property in properties[source] where property.kind == .string && NameFolding.isNameKey(property.key) {
-                keys.append(NameFolding.fold(property.value))
-            }
-            var seen: [[UInt8]] = []
-            for key in keys where !key.isEmpty && !seen.contains(key) {
-                seen.append(key)
+            let names = properties[source].filter { $0.kind == .string && NameFolding.isNameKey($0.key) }.map(\.value)
+            for key in NameFolding.keys(id: ids[source], names: names) {
                 records.append((key, UInt32(position)))
             }
         }

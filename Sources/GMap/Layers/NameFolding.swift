@@ -100,6 +100,27 @@ public enum NameFolding {
         }
     }
 
+    /// The folded keys the name index holds for a feature with this id and these name values: each
+    /// folded; and for each, when it contains `/` (a time zone such as `America/Buenos_Aires`), the
+    /// part after the last `/`; and for each of those, when it contains `_`, the same with spaces
+    /// (`buenos aires`). Empty keys and repeats are left out.
+    public static func keys(id: String, names: [String]) -> [[UInt8]] {
+        var keys: [[UInt8]] = []
+        func add(_ key: [UInt8]) {
+            if !key.isEmpty && !keys.contains(key) { keys.append(key) }
+        }
+        for text in [id] + names {
+            let folded = fold(text)
+            var forms = [folded]
+            if let slash = folded.lastIndex(of: 0x2F) { forms.append(Array(folded[(slash + 1)...])) }
+            for form in forms {
+                add(form)
+                if form.contains(0x5F) { add(form.map { $0 == 0x5F ? 0x20 : $0 }) }
+            }
+        }
+        return keys
+    }
+
     /// Whether a property key names a feature for the name index: `name`, or a key that starts with
     /// `name_` or `name:` or ends with `_name`, compared without regard to ASCII case
     /// (`name`, `NAME`, `name_en`, `name:fr`, `NAME_LONG`, `brk_name`).

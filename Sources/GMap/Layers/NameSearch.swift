@@ -2,7 +2,9 @@
 extension GMap {
     /// The features of this layer whose id or a kept name property (see ``NameFolding/isNameKey(_:)``)
     /// equals `text`, or, when `prefixes` is true, starts with it, compared after ``NameFolding``
-    /// (case- and accent-insensitive).
+    /// (case- and accent-insensitive). The last part of an id with slashes counts too, with
+    /// underscores as spaces (``NameFolding/keys(id:names:)``): "buenos aires" finds
+    /// `America/Argentina/Buenos_Aires`.
     ///
     /// Exact matches come first, smallest area first; then prefix matches in the order of their
     /// folded names. Each feature appears once. With a name index (files of format 2.1) the search
@@ -38,12 +40,13 @@ extension GMap {
     private func scanNames(_ key: [UInt8], _ body: (Int, Bool) -> Void) {
         for index in 0..<featureCount {
             let feature = Feature(map: self, index: index)
-            var names = [NameFolding.fold(utf8: feature.idBytes)]
+            var values: [String] = []
             for position in 0..<feature.propertyCount {
-                guard let property = feature.propertyBytes(at: position),
+                guard let property = feature.propertyBytes(at: position), property.kind == .string,
                       NameFolding.isNameKey(String(decoding: property.key, as: UTF8.self)) else { continue }
-                names.append(NameFolding.fold(utf8: property.value))
+                values.append(String(decoding: property.value, as: UTF8.self))
             }
+            let names = NameFolding.keys(id: feature.id, names: values)
             if names.contains(key) {
                 body(index, true)
             } else if names.contains(where: { $0.count > key.count && $0.starts(with: key) }) {
