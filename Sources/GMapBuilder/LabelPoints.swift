@@ -10,7 +10,9 @@ import GMap
 /// its interval's width (shrunk by the cosine of the latitude) and the height of the vertical
 /// interval inside the feature through it. The best candidate, moved to the middle of that
 /// vertical interval, is the label point; every point chosen is checked with the reader's exact
-/// even-odd rule (``EvenOddRule``), and a move that would leave the feature is not made. A feature with no
+/// even-odd rule (``EvenOddRule``), and a move that would leave the feature is not made. When no
+/// line meets the feature (small islands far apart), the lines cross each ring's own box instead,
+/// the largest box first. A feature with no
 /// such point (it kept no ring) has none.
 struct LabelPoints {
     /// How many horizontal lines cross each feature.
@@ -25,8 +27,31 @@ struct LabelPoints {
         for index in 0..<polygons.featureCount { starts[index + 1] += starts[index] }
         return (0..<polygons.featureCount).map { feature in
             guard polygons.ringCounts[feature] > 0 else { return nil }
-            return point(polygons, vertices: starts[feature]..<starts[feature + 1], box: polygons.boxes[feature], quantizer: quantizer)
+            let vertices = starts[feature]..<starts[feature + 1]
+            if let found = point(polygons, vertices: vertices, box: polygons.boxes[feature], quantizer: quantizer) { return found }
+            // Small islands spread over a large box can fall between all the lines: scan each
+            // ring's own box, the largest first.
+            for box in ringBoxes(polygons, vertices: vertices).sorted(by: { $0.width * $0.height > $1.width * $1.height }) {
+                if let found = point(polygons, vertices: vertices, box: box, quantizer: quantizer) { return found }
+            }
+            return nil
         }
+    }
+
+    /// The bounding box of each ring among `vertices`.
+    private static func ringBoxes(_ polygons: PolygonSet, vertices: Range<Int>) -> [TileBounds] {
+        var boxes: [TileBounds] = []
+        var box = TileBounds(west: .max, south: .max, east: .min, north: .min)
+        for vertex in vertices {
+            let x = Int64(polygons.xs[vertex]), y = Int64(polygons.ys[vertex])
+            box.west = min(box.west, x); box.east = max(box.east, x)
+            box.south = min(box.south, y); box.north = max(box.north, y)
+            if !polygons.hasEdge(at: vertex) {
+                boxes.append(box)
+                box = TileBounds(west: .max, south: .max, east: .min, north: .min)
+            }
+        }
+        return boxes
     }
 
     private static func point(_ polygons: PolygonSet, vertices: Range<Int>, box: TileBounds, quantizer: Quantizer) -> (x: Int32, y: Int32)? {
