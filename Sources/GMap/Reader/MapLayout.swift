@@ -203,7 +203,7 @@ struct MapLayout: Sendable {
                 propertyCount: parts.properties.count, propertyRecordsOffset: parts.properties.offset, propertyRecordLength: parts.properties.recordLength,
                 stringsOffset: strings.offset, stringsLength: strings.length,
                 metadataCount: metadata.count, metadataRecordsOffset: metadata.offset, metadataRecordLength: metadata.recordLength,
-                layerIndex: index, layerNames: entries.map(\.name),
+                layerIndex: index, layerNames: entries.map { $0.name },
                 labelCount: parts.labels.count, labelRecordsOffset: parts.labels.offset, labelRecordLength: parts.labels.recordLength,
                 nameCount: parts.names.count, nameRecordsOffset: parts.names.offset, nameRecordLength: parts.names.recordLength,
                 otherLayers: []
