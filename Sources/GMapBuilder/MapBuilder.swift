@@ -68,8 +68,29 @@ public struct MapBuilder {
         guard polygons.vertexCount < Int(UInt32.max) else { throw BuildError("more than 4 billion vertices") }
     }
 
-    /// Builds the map: its bytes and a report.
+    /// Builds the map: its bytes and a report. The map is one layer named ``LayeredMapBuilder/defaultLayerName``
+    /// (format 2.1), or a plain 2.0 file when ``BuildOptions/writesLayerIndexes`` is false.
     public func finish() throws -> (bytes: [UInt8], report: BuildReport) {
+        var layered = LayeredMapBuilder()
+        try layered.addLayer(named: LayeredMapBuilder.defaultLayerName, self)
+        let result = try layered.finish()
+        var report = result.reports[0]
+        report.byteCount = result.bytes.count
+        return (result.bytes, report)
+    }
+
+    /// The metadata recorded so far.
+    var metadataPairs: [(String, String)] { metadata }
+
+    /// One layer's sections, built into a shared string pool.
+    struct BuiltLayer {
+        var sections: [(tag: UInt32, bytes: [UInt8])]
+        var report: BuildReport
+    }
+
+    /// Builds this builder's features as one layer whose sections have the tags `tags`; the label
+    /// points and name index only when `indexes` is true.
+    func buildLayer(tags: LayerSectionTags, indexes: Bool, strings: inout StringPool) throws -> BuiltLayer {
         guard polygons.featureCount > 0 else { throw BuildError("no Polygon or MultiPolygon features to build a map from") }
         // Smallest area first; ties keep source order.
         let order = (0..<polygons.featureCount).sorted {
@@ -100,17 +121,16 @@ public struct MapBuilder {
         var grid = index.grid
         grid.maximumDepth = Int64(encoder.counts.deepestSplit)
         grid.subdirectoryCount = Int64(encoder.subdirectoryCount)
-        var writer = MapWriter()
-        writer.add(.grid, gridSection(grid, directory: directory, subdirectories: encoder.subdirectories))
-        writer.add(.tiles, encoder.records)
-        var strings = StringPool()
+        var sections: [(tag: UInt32, bytes: [UInt8])] = []
+        sections.append((tags.grid, gridSection(grid, directory: directory, subdirectories: encoder.subdirectories)))
+        sections.append((tags.tiles, encoder.records))
         let (featureBytes, propertyBytes) = try featureSections(order: order, strings: &strings)
-        writer.add(.features, featureBytes)
-        writer.add(.properties, propertyBytes)
-        let metadataBytes = try metadataSection(strings: &strings, grid: grid)
-        writer.add(.metadata, metadataBytes)
-        writer.add(.strings, strings.bytes)
-        let bytes = writer.bytes(quantizer: options.quantizer)
+        sections.append((tags.features, featureBytes))
+        sections.append((tags.properties, propertyBytes))
+        if indexes {
+            sections.append((tags.labels, labelSection(order: order)))
+            sections.append((tags.names, try NameIndexWriter.section(ids: polygons.ids, properties: polygons.properties, order: order, strings: &strings)))
+        }
 
         var report = BuildReport()
         report.featureCount = polygons.featureCount
@@ -126,11 +146,22 @@ public struct MapBuilder {
         if !sorted.isEmpty {
             report.edgesPerTile = (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 99 / 100)], sorted[sorted.count - 1])
         }
-        report.sectionSizes = [("GRID", (directory.count + encoder.subdirectories.count) * 4 + FormatLayout.Grid.directory),
-                               ("TILE", encoder.records.count), ("FEAT", featureBytes.count), ("PROP", propertyBytes.count),
-                               ("META", metadataBytes.count), ("STRS", strings.bytes.count)]
-        report.byteCount = bytes.count
-        return (bytes, report)
+        report.sectionSizes = sections.map { (SectionTag.name(of: $0.tag), $0.bytes.count) }
+        return BuiltLayer(sections: sections, report: report)
+    }
+
+    /// `LABL`: a point inside each feature, in file order.
+    private func labelSection(order: [Int]) -> [UInt8] {
+        let points = LabelPoints.compute(polygons, quantizer: options.quantizer)
+        var bytes: [UInt8] = []
+        bytes.appendLittleEndian(UInt32(order.count))
+        bytes.appendLittleEndian(UInt32(FormatLayout.LabelRecord.length))
+        for source in order {
+            let point = points[source]
+            bytes.appendLittleEndian(point?.x ?? FormatLayout.LabelRecord.none)
+            bytes.appendLittleEndian(point?.y ?? FormatLayout.LabelRecord.none)
+        }
+        return bytes
     }
 
     /// The features present in a top-level tile, with their corner bits and edges, by rank.
@@ -201,7 +232,7 @@ public struct MapBuilder {
         return (features, properties)
     }
 
-    private func metadataSection(strings: inout StringPool, grid: GridInfo) throws -> [UInt8] {
+    func metadataSection(strings: inout StringPool, grid: GridInfo) throws -> [UInt8] {
         let q = options.quantizer
         var pairs = metadata
         pairs.append(("precision", "\(1.0 / Double(q.unitsPerDegree))°, maximum position error \(formatMetres(q.maximumPositionError))"))

@@ -2,21 +2,26 @@ import GMap
 
 /// Lays out sections, the section table and the header into the bytes of a `.gmap` file.
 struct MapWriter {
-    private var sections: [(tag: SectionTag, bytes: [UInt8])] = []
+    private var sections: [(tag: UInt32, bytes: [UInt8])] = []
 
     /// Adds a section; sections are written in the order added.
     mutating func add(_ tag: SectionTag, _ bytes: [UInt8]) {
+        sections.append((tag.rawValue, bytes))
+    }
+
+    /// Adds a section with any tag (a layer's `G001`, …).
+    mutating func add(tag: UInt32, _ bytes: [UInt8]) {
         sections.append((tag, bytes))
     }
 
-    /// The whole file.
-    func bytes(quantizer: Quantizer) -> [UInt8] {
+    /// The whole file, with the minor version `minorVersion`.
+    func bytes(quantizer: Quantizer, minorVersion: UInt16 = FormatLayout.minorVersion) -> [UInt8] {
         let tableLength = sections.count * FormatLayout.sectionEntryLength
         var offset = align(FormatLayout.headerLength + tableLength)
         var table: [UInt8] = []
         var layout: [(offset: Int, bytes: [UInt8])] = []
         for section in sections {
-            table.appendLittleEndian(section.tag.rawValue)
+            table.appendLittleEndian(section.tag)
             table.appendLittleEndian(UInt32(0))
             table.appendLittleEndian(UInt64(offset))
             table.appendLittleEndian(UInt64(section.bytes.count))
@@ -29,7 +34,7 @@ struct MapWriter {
 
         var header = FormatLayout.magic
         header.appendLittleEndian(FormatLayout.majorVersion)
-        header.appendLittleEndian(FormatLayout.minorVersion)
+        header.appendLittleEndian(minorVersion)
         header.appendLittleEndian(UInt32(FormatLayout.headerLength))
         header.appendLittleEndian(UInt32(sections.count))
         header.appendLittleEndian(UInt32(quantizer.unitsPerDegree))

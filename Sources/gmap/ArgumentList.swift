@@ -5,6 +5,7 @@
 struct ArgumentList {
     private(set) var positional: [String] = []
     private var values: [String: String] = [:]
+    private var repeated: [String: [String]] = [:]
     private var flags: Set<String> = []
 
     /// Splits `arguments`, knowing which options take a value and which are flags.
@@ -30,13 +31,16 @@ struct ArgumentList {
                 guard inlineValue == nil else { throw CommandFailure(message: "\(name) takes no value") }
                 flags.insert(name)
             } else if options.contains(name) {
+                let value: String
                 if let inlineValue {
-                    values[name] = inlineValue
+                    value = inlineValue
                 } else {
                     guard index < arguments.count else { throw CommandFailure(message: "\(name) needs a value") }
-                    values[name] = arguments[index]
+                    value = arguments[index]
                     index += 1
                 }
+                values[name] = value
+                repeated[name, default: []].append(value)
             } else {
                 throw CommandFailure(message: "unknown option '\(name)'")
             }
@@ -46,8 +50,11 @@ struct ArgumentList {
     /// Whether a flag was given.
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
-    /// The value of an option, if given.
+    /// The value of an option, if given (the last one when given more than once).
     func value(_ option: String) -> String? { values[option] }
+
+    /// Every value of an option given more than once, in order.
+    func values(_ option: String) -> [String] { repeated[option] ?? [] }
 
     private static func looksNumeric(_ text: String) -> Bool {
         guard text.count >= 2 else { return false }

@@ -7,36 +7,81 @@ enum BuildCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let list = try ArgumentList(
             arguments,
-            options: ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth"],
+            options: ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth",
+                      "--layer", "--format"],
             flags: ["--quiet", "-q", "--help", "-h"]
         )
         if list.has("--help") || list.has("-h") {
             StandardOutput.shared.write(HelpText.help(for: "build"))
             return ExitCode.success
         }
-        guard list.positional.count == 1, let input = list.positional.first else {
-            throw CommandFailure(message: "usage: gmap build INPUT -o OUTPUT.gmap (see 'gmap help build')")
+        let layers = try list.values("--layer").map(LayerArgument.parse)
+        guard layers.isEmpty ? list.positional.count == 1 : list.positional.isEmpty else {
+            throw CommandFailure(message: layers.isEmpty
+                ? "usage: gmap build INPUT -o OUTPUT.gmap (see 'gmap help build')"
+                : "with --layer, give every input as --layer NAME=PATH[:IDPROP], not as '\(list.positional[0])'")
         }
         guard let output = list.value("-o") ?? list.value("--output") else {
             throw CommandFailure(message: "gmap build needs an output file: -o OUTPUT.gmap")
         }
         let options = try parseOptions(list)
-        let started = Date()
-        var builder: MapBuilder
+        let inputs = layers.isEmpty ? [LayerArgument(name: LayeredMapBuilder.defaultLayerName, path: list.positional[0], idProperty: nil)] : layers
         do {
-            builder = try MapBuilder(options: options)
+            _ = try MapBuilder(options: options)
         } catch let error as BuildError {
             throw CommandFailure(message: error.description)
         }
-        builder.addMetadata(key: "generator", value: "gmap \(HelpText.version)")
-        builder.addMetadata(key: "source", value: input == "-" ? "standard input" : (input as NSString).lastPathComponent)
-        builder.addMetadata(key: "id", value: options.idProperty ?? "automatic (\(BuildOptions.automaticIdProperties.joined(separator: ", ")))")
-        builder.addMetadata(key: "keep", value: options.keptProperties?.joined(separator: ",") ?? "all")
-        let result: (bytes: [UInt8], report: BuildReport)
+        let started = Date()
+        var map = LayeredMapBuilder()
+        let result: (bytes: [UInt8], reports: [BuildReport])
+        do {
+            for (position, input) in inputs.enumerated() {
+                var layerOptions = options
+                if let id = input.idProperty { layerOptions.idProperty = id }
+                var builder = try MapBuilder(options: layerOptions)
+                if position == 0 {
+                    builder.addMetadata(key: "generator", value: "gmap \(HelpText.version)")
+                    builder.addMetadata(key: "source", value: inputs.map { sourceName($0, layered: !layers.isEmpty) }.joined(separator: ", "))
+                    builder.addMetadata(key: "id", value: layers.isEmpty
+                        ? options.idProperty ?? "automatic (\(BuildOptions.automaticIdProperties.joined(separator: ", ")))"
+                        : inputs.map { "\($0.name)=\($0.idProperty ?? options.idProperty ?? "automatic")" }.joined(separator: ", "))
+                    builder.addMetadata(key: "keep", value: options.keptProperties?.joined(separator: ",") ?? "all")
+                }
+                try read(input.path, into: &builder)
+                try map.addLayer(named: input.name, builder)
+            }
+            result = try map.finish()
+            try AtomicFile.write(result.bytes, to: output)
+        } catch let error as BuildError {
+            throw CommandFailure(message: layers.isEmpty ? "\(inputs[0].path): \(error.description)" : error.description)
+        } catch let error as FileReadError {
+            throw CommandFailure(message: error.description)
+        }
+        if !(list.has("--quiet") || list.has("-q")) {
+            let seconds = Date().timeIntervalSince(started)
+            if layers.isEmpty {
+                StandardError.write(summary(result.reports[0], output: output, seconds: seconds, quantizer: options.quantizer))
+            } else {
+                var text = "wrote \(output): \(result.bytes.count) bytes in \(String(format: "%.2f", seconds)) s, \(inputs.count) layers\n"
+                for (input, report) in zip(inputs, result.reports) {
+                    text += "layer \(input.name):\n" + summary(report, output: output, seconds: seconds, quantizer: options.quantizer)
+                        .split(separator: "\n").dropFirst().map { $0 + "\n" }.joined()
+                }
+                StandardError.write(text)
+            }
+        }
+        return ExitCode.success
+    }
+
+    private static func sourceName(_ input: LayerArgument, layered: Bool) -> String {
+        let file = input.path == "-" ? "standard input" : (input.path as NSString).lastPathComponent
+        return layered ? "\(input.name)=\(file)" : file
+    }
+
+    /// Reads one input into `builder`, turning reader errors into messages that name the file.
+    private static func read(_ input: String, into builder: inout MapBuilder) throws {
         do {
             try MapInput.read(path: input, into: &builder)
-            result = try builder.finish()
-            try AtomicFile.write(result.bytes, to: output)
         } catch let error as GeoJSONError {
             throw CommandFailure(message: "\(input): \(error.description)")
         } catch let error as BuildError {
@@ -45,13 +90,7 @@ enum BuildCommand {
             throw CommandFailure(message: error.description)  // names the file (a .dbf beside, a ZIP entry)
         } catch let error as ZipError {
             throw CommandFailure(message: error.description)
-        } catch let error as FileReadError {
-            throw CommandFailure(message: error.description)
         }
-        if !(list.has("--quiet") || list.has("-q")) {
-            StandardError.write(summary(result.report, output: output, seconds: Date().timeIntervalSince(started), quantizer: options.quantizer))
-        }
-        return ExitCode.success
     }
 
     static func parseOptions(_ list: ArgumentList) throws -> BuildOptions {
@@ -86,6 +125,11 @@ enum BuildCommand {
         options.maximumEdgesPerTile = try integer(list, "--max-edges", default: options.maximumEdgesPerTile, range: 1...100_000)
         options.splitFactor = try integer(list, "--split", default: options.splitFactor, range: 2...16)
         options.maximumDepth = try integer(list, "--max-depth", default: options.maximumDepth, range: 0...12)
+        switch list.value("--format") {
+        case nil, "2.1": options.writesLayerIndexes = true
+        case "2.0": options.writesLayerIndexes = false
+        case let other?: throw CommandFailure(message: "--format '\(other)' must be 2.1 (the default) or 2.0 (no layers, label points or name index)")
+        }
         return options
     }
 

@@ -27,6 +27,7 @@ enum CommandRunner {
             case "query": return try QueryCommand.run(rest)
             case "build": return try BuildCommand.run(rest)
             case "info": return try InfoCommand.run(rest)
+            case "find": return try FindCommand.run(rest)
             case "bench": return try BenchCommand.run(rest)
             case "verify": return try VerifyCommand.run(rest)
             case "help", "--help", "-h":
@@ -36,7 +37,7 @@ enum CommandRunner {
                 StandardOutput.shared.write("gmap \(HelpText.version) (format \(FormatVersionText.current))\n")
                 return ExitCode.success
             default:
-                throw CommandFailure(message: "unknown command '\(first)'; the commands are query, build, info, verify, bench and help (see 'gmap help')")
+                throw CommandFailure(message: "unknown command '\(first)'; the commands are query, find, build, info, verify, bench and help (see 'gmap help')")
             }
         } catch let failure as CommandFailure {
             StandardOutput.shared.flush()

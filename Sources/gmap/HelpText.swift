@@ -18,6 +18,10 @@ enum HelpText {
       gmap query [MAP] - [--all] [--json]        read "lat lon" or "lat,lon" lines from stdin
       gmap build INPUT -o OUTPUT.gmap [--id PROP] [--keep a,b] [options]
                                                  INPUT: .geojson[.gz], .ndjson, .shp, .zip
+      gmap build --layer NAME=INPUT[:IDPROP] ... -o OUTPUT.gmap [options]
+                                                 several layers in one map
+      gmap find [MAP] TEXT [--layer NAME] [--exact] [--json]
+                                                 features by id or name
       gmap info [MAP]
       gmap verify MAP [--known FILE]
       gmap bench [MAP] [--points N] [--runs R] [--points-file FILE] [--json]
@@ -30,6 +34,10 @@ enum HelpText {
       gmap query 36.14 -5.35                      prints GI
       gmap build countries.geojson -o world.gmap --id iso_a2 --keep name,iso_a3
       gmap query world.gmap 52.52 13.405 --json
+      gmap build -o world.gmap --layer country=countries.geojson:iso_a2 \\
+          --layer state=admin1.geojson:iso_3166_2 --layer timezone=timezones.geojson:tzid
+      gmap query world.gmap 32.78 -96.80          country=US state=US-TX timezone=America/Chicago
+      gmap find world.gmap gibraltar
       cut -d, -f1,2 points.csv | gmap query world.gmap -
 
     EXIT CODES
@@ -42,6 +50,7 @@ enum HelpText {
         case "query": return query
         case "build": return build
         case "info": return info
+        case "find": return find
         case "bench": return bench
         case "verify": return verify
         default: return overview
@@ -66,6 +75,13 @@ enum HelpText {
     prints one line per input line: the answer, or an empty line (null with --json) when no
     feature contains the point. Unreadable lines print an empty line and a message on stderr,
     and the exit code is then 2.
+
+    A map of several layers (gmap build --layer) answers in every layer: "layer=id" pairs in the
+    map's layer order, separated by spaces, with nothing after "=" for a layer with no answer
+    (with --all, a layer's answers are joined by commas, smallest first). --json then prints the
+    placemark: {"isoCountryCode", "country", "administrativeArea", "administrativeAreaCode",
+    "timeZone", "layers": {NAME: [every feature containing the point, smallest first]}}; the
+    fields come from the layers named country, state (or region, province, admin1) and timezone.
 
     A single point in no feature prints nothing on stdout (null or [] with --json), says so on
     stderr and exits 1. Bad coordinates, a missing map or a damaged one exit 2.
@@ -115,12 +131,48 @@ enum HelpText {
       --max-edges N       split tiles with more than N edges (default 48)
       --split N           a split tile has N × N parts (default 4)
       --max-depth N       split at most N times (default 6)
+      --layer NAME=INPUT[:IDPROP]
+                          one layer of a map of several layers (repeat it; up to 10). The
+                          id property follows the last colon; without it, --id or the default
+                          applies. With --layer, give no INPUT otherwise. Other options apply
+                          to every layer. Name layers country, state and timezone for the
+                          placemark fields of query --json.
+      --format 2.0        write a plain format 2.0 file: one layer, no label points, no name
+                          index (default 2.1, which every gmap reader of 2.x reads)
       -q, --quiet         print no summary
 
     EXAMPLES
       gmap build countries.geojson -o world.gmap --id iso_a2 --keep name,iso_a3
       gmap build ne_10m_admin_0_countries.zip -o world.gmap --id ISO_A2_EH --keep NAME,ISO_A3
       gmap build timezones.geojson.gz -o tz.gmap --id tzid
+      gmap build -o world.gmap --layer country=countries.geojson:iso_a2 \\
+          --layer state=admin1.geojson:iso_3166_2 --layer timezone=timezones.geojson.gz:tzid
+
+    """
+
+    static let find = """
+    gmap find [MAP] TEXT [--layer NAME] [--exact] [--limit N] [--json]
+
+    Finds features whose id or kept name property (name, name_*, name:*, *_name, in any case)
+    is TEXT, or starts with it, ignoring case and accents (Latin, Greek and Cyrillic letters:
+    "sao tome" finds "São Tomé"). Exact matches come first, smallest area first, then names that
+    start with TEXT; every match is listed. Several words are one TEXT. The map's name index
+    makes this a binary search (maps of format 2.1; older maps are scanned).
+
+    Prints one line per feature: [layer TAB] id TAB name TAB bbox W,S,E,N TAB label LAT,LON.
+    The label point lies inside the feature (not the centroid, which can lie outside a
+    C-shaped country); maps before format 2.1 have none ("label -"). Exits 1 when nothing matches.
+
+    OPTIONS
+      --layer NAME   search only this layer (default: every layer, in the map's order)
+      --exact        only exact matches, no prefixes
+      --limit N      print at most N features
+      --json         print [{"layer", "id", "name", "bbox": [w,s,e,n], "label": [lat,lon],
+                     "properties"}]
+
+    EXAMPLES
+      gmap find world.gmap gibraltar                   GI  Gibraltar  bbox …  label 36.13,-5.35
+      gmap find world.gmap "united" --json
 
     """
 

@@ -26,6 +26,14 @@ enum InfoCommand {
         out += "format        \(map.formatVersion.major).\(map.formatVersion.minor), \(map.byteCount) bytes\n"
         out += "precision     \(q.unitsPerDegree) units per degree (\(1.0 / Double(q.unitsPerDegree))°), maximum position error \(rounded(q.maximumPositionError * 100)) cm\n"
         out += "features      \(map.featureCount)\n"
+        if map.layerNames.count > 1 || map.formatVersion.minor >= 1 && map.formatVersion.major == 2 {
+            out += "layers        \(map.layerNames.count)\n"
+            for layer in map.layers {
+                let g = layer.grid
+                out += "  \(layer.layerName.isEmpty ? "(unnamed)" : layer.layerName): \(layer.featureCount) features, grid \(g.columns) × \(g.rows) tiles of \(q.degrees(g.tileWidth))°"
+                out += layer.features.first?.labelPoint != nil ? ", label points, name index\n" : "\n"
+            }
+        }
         out += "sections\n"
         for section in map.sections {
             out += "  \(section.tag)  offset \(pad(section.offset, 10))  length \(pad(section.length, 10))  crc32 \(hex(section.crc))\n"

@@ -34,6 +34,9 @@ enum QueryCommand {
         case .success(let value): coordinate = value
         case .failure(let failure): throw failure
         }
+        if map.layerNames.count > 1 {
+            return try LayeredQuery.answer(map: map, coordinate: coordinate, style: style, asked: (positional[0], positional[1]))
+        }
         let answers = style.all ? map.lookupAll(latitude: coordinate.latitude, longitude: coordinate.longitude)
                                 : map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude).map { [$0] } ?? []
         guard !answers.isEmpty else {
@@ -57,7 +60,9 @@ enum QueryCommand {
             }
             switch CoordinateParser.line(line) {
             case .success(let coordinate):
-                if style.all {
+                if map.layerNames.count > 1 {
+                    output.write(LayeredQuery.render(map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude), style: style) + "\n")
+                } else if style.all {
                     output.write(style.render(map.lookupAll(latitude: coordinate.latitude, longitude: coordinate.longitude)) + "\n")
                 } else if let feature = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude) {
                     output.write((style.json ? JSONText.feature(feature) : feature.id) + "\n")

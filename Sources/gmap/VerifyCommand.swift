@@ -27,7 +27,7 @@ enum VerifyCommand {
         var failures = 0
         var out = ""
         if verifier.isSound {
-            out += "\(path): sound (\(map.sections.count) CRC-32s match; \(verifier.tilesVisited) tiles, \(verifier.recordsDecoded) records, \(verifier.edgesDecoded) edges, \(map.featureCount) features checked)\n"
+            out += "\(path): sound (\(map.sections.count) CRC-32s match; \(verifier.tilesVisited) tiles, \(verifier.recordsDecoded) records, \(verifier.edgesDecoded) edges, \(verifier.featuresChecked) features\(map.layerNames.count > 1 ? " in \(map.layerNames.count) layers" : "") checked)\n"
         } else {
             out += "\(path): NOT SOUND, \(verifier.problems.count)\(verifier.problems.count >= limit ? "+" : "") problems\n"
             for problem in verifier.problems { out += "  \(problem)\n" }

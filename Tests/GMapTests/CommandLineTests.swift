@@ -147,7 +147,7 @@ final class CommandLineTests: XCTestCase {
         try newer.write(to: newerPath)
         let result = try run(["query", newerPath.path, "0", "0"])
         XCTAssertEqual(result.status, 2)
-        XCTAssertTrue(result.stderr.contains("format version 7.0 is newer than this reader"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("format version 7.\(FormatLayout.minorVersion) is newer than this reader"), result.stderr)
     }
 
     func testBrokenGeoJSONNamesTheFeatureAndLeavesTheOldMap() throws {
@@ -188,7 +188,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try run(["query", output, "0.5", "0.5"]).stdout, "Square\n")
         let info = try run(["info", output])
         XCTAssertEqual(info.status, 0)
-        for expected in ["format        2.0", "features      1", "GRID", "TILE", "FEAT", "edges/tile    p50", "source: mixed.geojson"] {
+        for expected in ["format        2.1", "features      1", "GRID", "TILE", "FEAT", "edges/tile    p50", "source: mixed.geojson"] {
             XCTAssertTrue(info.stdout.contains(expected), "info lacks \(expected):\n\(info.stdout)")
         }
     }
@@ -285,7 +285,7 @@ final class CommandLineTests: XCTestCase {
         let output = temporary.appendingPathComponent("spec-example.gmap")
         let input = TestSupport.fixtures.appendingPathComponent("spec-example.geojson")
         let result = try run(["build", input.path, "-o", output.path, "--precision", "0.01", "--tile-size", "5", "--max-edges", "4",
-                              "--split", "2", "--max-depth", "1", "--id", "name", "--keep", "name", "-q"])
+                              "--split", "2", "--max-depth", "1", "--id", "name", "--keep", "name", "--format", "2.0", "-q"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(try Data(contentsOf: output), try Data(contentsOf: TestSupport.fixtures.appendingPathComponent("spec-example.gmap")))
         XCTAssertEqual(try run(["query", output.path, "1.5", "2.2"]).stdout, "B\n")

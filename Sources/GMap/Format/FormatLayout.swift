@@ -12,8 +12,12 @@ public enum FormatLayout {
     public static let majorVersion: UInt16 = 2
     /// The oldest major version this code still reads (version 1 stores tile runs as varints).
     public static let oldestReadableMajorVersion: UInt16 = 1
-    /// The minor format version this code writes. Larger minor versions are readable (they only add).
-    public static let minorVersion: UInt16 = 0
+    /// The minor format version this code writes (1: layers, label points and name indexes; see
+    /// ``LayerRecord``). Larger minor versions are readable (they only add). A build without those
+    /// additions (``minorVersionWithoutLayers``) is written as 2.0.
+    public static let minorVersion: UInt16 = 1
+    /// The minor version of a file written without `LAYR`, `LABL` and `NAME`: byte for byte a 2.0 file.
+    public static let minorVersionWithoutLayers: UInt16 = 0
     /// The size of the fixed header in bytes.
     public static let headerLength = 64
     /// The size of one entry of the section table in bytes.
@@ -144,16 +148,35 @@ public enum SectionTag: UInt32, Sendable, CaseIterable {
     case strings = 0x5352_5453   // "STRS"
     /// Build metadata: key and value strings.
     case metadata = 0x4154_454D  // "META"
+    /// The layer table (2.1): each layer's name and the tags of its sections.
+    case layers = 0x5259_414C    // "LAYR"
+    /// Label points of the first layer's features (2.1).
+    case labels = 0x4C42_414C    // "LABL"
+    /// The name index of the first layer (2.1).
+    case names = 0x454D_414E     // "NAME"
 
     /// The tag as four ASCII characters, for messages.
-    public var name: String {
+    public var name: String { Self.name(of: rawValue) }
+
+    /// Any tag as four characters (bytes outside printable ASCII shown as `?`), for messages.
+    public static func name(of tag: UInt32) -> String {
         var text = ""
-        var value = rawValue
+        var value = tag
         for _ in 0..<4 {
-            text.unicodeScalars.append(Unicode.Scalar(UInt8(truncatingIfNeeded: value)))
+            let byte = UInt8(truncatingIfNeeded: value)
+            text.unicodeScalars.append(Unicode.Scalar(byte >= 0x20 && byte < 0x7F ? byte : UInt8(ascii: "?")))
             value >>= 8
         }
         return text
+    }
+
+    /// The tag of four ASCII bytes, such as `G001`.
+    public static func tag(_ text: StaticString) -> UInt32 {
+        var value: UInt32 = 0
+        text.withUTF8Buffer { bytes in
+            for (index, byte) in bytes.prefix(4).enumerated() { value |= UInt32(byte) << (8 * UInt32(index)) }
+        }
+        return value
     }
 }
 

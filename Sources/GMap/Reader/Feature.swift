@@ -28,9 +28,9 @@ public struct Feature: Sendable, Hashable {
         self.index = index
     }
 
-    /// Features are equal when they are the same feature of the same map storage.
+    /// Features are equal when they are the same feature of the same layer of the same map bytes.
     public static func == (lhs: Feature, rhs: Feature) -> Bool {
-        lhs.index == rhs.index && lhs.map.storage === rhs.map.storage
+        lhs.index == rhs.index && lhs.map == rhs.map
     }
 
     /// Hashes the index.
@@ -70,10 +70,17 @@ public struct Feature: Sendable, Hashable {
 }
 
 extension GMap: Hashable {
-    /// Maps are equal when they read the same storage.
-    public static func == (lhs: GMap, rhs: GMap) -> Bool { lhs.storage === rhs.storage }
-    /// Hashes the storage's identity.
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(lhs: storage)) }
+    /// Maps are equal when they read the same layer of the same bytes (the same storage, or the
+    /// same layer opened from it with ``layer(named:)``).
+    public static func == (lhs: GMap, rhs: GMap) -> Bool {
+        lhs.storage === rhs.storage
+            || (lhs.storage.base == rhs.storage.base && lhs.rootStorage === rhs.rootStorage && lhs.layout.layerIndex == rhs.layout.layerIndex)
+    }
+    /// Hashes the identity of the bytes' owner and the layer.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(lhs: rootStorage))
+        hasher.combine(layout.layerIndex)
+    }
 }
 
 private extension ObjectIdentifier {

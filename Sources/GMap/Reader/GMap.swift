@@ -18,6 +18,11 @@ public struct GMap: Sendable {
 
     @inlinable var span: ByteSpan { ByteSpan(base: storage.base, count: storage.count) }
 
+    /// A map reading `storage` (a layer of an open map).
+    init(storage: MapStorage) {
+        self.storage = storage
+    }
+
     #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
     /// Opens a map file by memory-mapping it read-only.
     ///

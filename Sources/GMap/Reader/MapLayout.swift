@@ -78,6 +78,19 @@ struct MapLayout: Sendable {
     @usableFromInline var metadataCount: Int
     @usableFromInline var metadataRecordsOffset: Int
     @usableFromInline var metadataRecordLength: Int
+    /// The layer this layout reads (0 for the first), and the names of all the file's layers.
+    @usableFromInline var layerIndex: Int
+    @usableFromInline var layerNames: [String]
+    /// Label points (`LABL`), if any: one record per feature.
+    @usableFromInline var labelCount: Int
+    @usableFromInline var labelRecordsOffset: Int
+    @usableFromInline var labelRecordLength: Int
+    /// The name index (`NAME`), if any.
+    @usableFromInline var nameCount: Int
+    @usableFromInline var nameRecordsOffset: Int
+    @usableFromInline var nameRecordLength: Int
+    /// In the first layer's layout: the layouts of the other layers, in file order.
+    @usableFromInline var otherLayers: [MapLayout]
 
     /// Reads and checks the header, the section table and each section's fixed part. Never scans the file.
     ///
@@ -125,7 +138,7 @@ struct MapLayout: Sendable {
             let offset = file.getUInt64(at: entry + FormatLayout.SectionEntry.offset) ?? 0
             let length = file.getUInt64(at: entry + FormatLayout.SectionEntry.length) ?? 0
             let crc = file.getUInt32(at: entry + FormatLayout.SectionEntry.crc) ?? 0
-            let name = SectionTag(rawValue: tag)?.name ?? "#\(index)"
+            let name = SectionTag.name(of: tag)
             guard file.contains(offset: offset, length: length) else {
                 throw .malformed(part: "section \(name)", offset: UInt64(entry), reason: "bytes \(offset)+\(length) lie outside the \(file.count)-byte file")
             }
@@ -138,82 +151,71 @@ struct MapLayout: Sendable {
             ranges[tag] = (Int(offset), Int(length))
             sections.append(SectionInfo(tag: name, offset: offset, length: length, crc: crc))
         }
-        func required(_ tag: SectionTag) throws(GMapError) -> (offset: Int, length: Int) {
-            guard let range = ranges[tag.rawValue] else {
-                throw .malformed(part: "section table", offset: UInt64(headerLength), reason: "the required section \(tag.name) is missing")
-            }
-            return range
-        }
-
-        // GRID
-        let gridRange = try required(.grid)
-        let g = FormatLayout.Grid.self
-        guard gridRange.length >= g.directory else {
-            throw .malformed(part: "section GRID", offset: UInt64(gridRange.offset), reason: "shorter than its \(g.directory)-byte preamble")
-        }
-        let gridBase = gridRange.offset
-        let grid = GridInfo(
-            originX: Int64(file.getInt32(at: gridBase + g.originX) ?? 0),
-            originY: Int64(file.getInt32(at: gridBase + g.originY) ?? 0),
-            tileWidth: Int64(file.getUInt32(at: gridBase + g.tileWidth) ?? 0),
-            tileHeight: Int64(file.getUInt32(at: gridBase + g.tileHeight) ?? 0),
-            columns: Int64(file.getUInt32(at: gridBase + g.columns) ?? 0),
-            rows: Int64(file.getUInt32(at: gridBase + g.rows) ?? 0),
-            splitFactor: Int64(file.getUInt8(at: gridBase + g.splitFactor) ?? 0),
-            maximumDepth: Int64(file.getUInt8(at: gridBase + g.maximumDepth) ?? 0),
-            subdirectoryCount: Int64(file.getUInt32(at: gridBase + g.subdirectoryCount) ?? 0)
-        )
-        // The grid may reach past the world by up to one tile of at most 20° (the builder's limit),
-        // which keeps every product of the even-odd rule within 64 bits.
-        let halfTurn = quantizer.halfTurn, quarterTurn = quantizer.quarterTurn, margin = 20 * quantizer.unitsPerDegree
-        let gridProblem: String? =
-            grid.columns < 1 || grid.rows < 1 ? "the grid has no tiles" :
-            grid.tileWidth < 1 || grid.tileHeight < 1 ? "a tile has zero size" :
-            grid.tileWidth > margin || grid.tileHeight > margin ? "a tile is larger than 20°" :
-            grid.splitFactor < 2 || grid.splitFactor > 16 ? "split factor \(grid.splitFactor) is outside 2…16" :
-            grid.maximumDepth > 24 ? "split depth \(grid.maximumDepth) is over 24" :
-            grid.originX < -halfTurn || grid.originY < -quarterTurn ? "the grid starts outside the world" :
-            // columns, rows ≤ 2^32 and tile sizes ≤ 20° keep these products far below 2^63.
-            grid.originX + grid.columns * grid.tileWidth > halfTurn + margin ||
-            grid.originY + grid.rows * grid.tileHeight > quarterTurn + margin ? "the grid extends more than 20° beyond the world" :
-            nil
-        if let gridProblem {
-            throw .malformed(part: "section GRID", offset: UInt64(gridBase), reason: gridProblem)
-        }
-        // At most 2^64 directory entries and 2^32 × 256 sub-directory entries: count in UInt64 without overflow.
-        let directoryEntries = UInt64(grid.columns) * UInt64(grid.rows)
-        let subdirectoryEntries = UInt64(grid.subdirectoryCount) * UInt64(grid.splitFactor * grid.splitFactor)
-        let (entries, overflow) = directoryEntries.addingReportingOverflow(subdirectoryEntries)
-        guard !overflow, entries <= (UInt64(gridRange.length) - UInt64(g.directory)) / 4 else {
-            throw .malformed(part: "section GRID", offset: UInt64(gridBase),
-                             reason: "\(directoryEntries) directory and \(subdirectoryEntries) sub-directory entries do not fit in \(gridRange.length) bytes")
-        }
-
-        let tiles = try required(.tiles)
-        let strings = try required(.strings)
-        let features = try table(file, try required(.features), name: "FEAT", minimumRecord: FormatLayout.FeatureRecord.length)
-        guard features.count < Int(TileEntry.maximumPayload) else {
-            throw .malformed(part: "section FEAT", offset: UInt64(features.offset), reason: "\(features.count) features is more than the format allows")
-        }
-        let properties = try table(file, try required(.properties), name: "PROP", minimumRecord: FormatLayout.PropertyRecord.length)
         let metadata = try ranges[SectionTag.metadata.rawValue].map { range throws(GMapError) in
             try table(file, range, name: "META", minimumRecord: FormatLayout.MetadataRecord.length)
         } ?? (offset: 0, count: 0, recordLength: FormatLayout.MetadataRecord.length)
+        guard let stringsRange = ranges[SectionTag.strings.rawValue] else {
+            throw .malformed(part: "section table", offset: UInt64(headerLength), reason: "the required section STRS is missing")
+        }
+        let strings = (offset: stringsRange.offset, length: stringsRange.length)
 
-        return MapLayout(
-            majorVersion: major, minorVersion: minor, quantizer: quantizer, sections: sections, grid: grid,
-            directoryOffset: gridBase + g.directory,
-            subdirectoryOffset: gridBase + g.directory + Int(directoryEntries) * 4,
-            tilesOffset: tiles.offset, tilesEnd: tiles.offset + tiles.length,
-            featureCount: features.count, featureRecordsOffset: features.offset, featureRecordLength: features.recordLength,
-            propertyCount: properties.count, propertyRecordsOffset: properties.offset, propertyRecordLength: properties.recordLength,
-            stringsOffset: strings.offset, stringsLength: strings.length,
-            metadataCount: metadata.count, metadataRecordsOffset: metadata.offset, metadataRecordLength: metadata.recordLength
-        )
+        // The layers: LAYR's records, or one unnamed layer in the 2.0 sections.
+        var entries: [(name: String, tags: LayerSectionTags)] = []
+        if let range = ranges[SectionTag.layers.rawValue] {
+            let layers = try table(file, range, name: "LAYR", minimumRecord: FormatLayout.LayerRecord.length)
+            guard layers.count >= 1, layers.count <= FormatLayout.maximumLayerCount else {
+                throw .malformed(part: "section LAYR", offset: UInt64(range.offset), reason: "\(layers.count) layers is outside 1…\(FormatLayout.maximumLayerCount)")
+            }
+            let r = FormatLayout.LayerRecord.self
+            for index in 0..<layers.count {
+                let record = layers.offset + index * layers.recordLength
+                let nameOffset = UInt64(file.getUInt32(at: record + r.nameOffset) ?? 0)
+                let nameLength = UInt64(file.getUInt32(at: record + r.nameLength) ?? 0)
+                guard nameOffset + nameLength <= UInt64(strings.length),
+                      let nameBytes = file.getBytes(at: strings.offset + Int(nameOffset), length: Int(nameLength)) else {
+                    throw .malformed(part: "section LAYR", offset: UInt64(record), reason: "layer \(index)'s name lies outside STRS")
+                }
+                let tags = LayerSectionTags(
+                    grid: file.getUInt32(at: record + r.gridTag) ?? 0, tiles: file.getUInt32(at: record + r.tilesTag) ?? 0,
+                    features: file.getUInt32(at: record + r.featuresTag) ?? 0, properties: file.getUInt32(at: record + r.propertiesTag) ?? 0,
+                    labels: file.getUInt32(at: record + r.labelsTag) ?? 0, names: file.getUInt32(at: record + r.namesTag) ?? 0)
+                if index == 0, tags.grid != SectionTag.grid.rawValue || tags.tiles != SectionTag.tiles.rawValue
+                    || tags.features != SectionTag.features.rawValue || tags.properties != SectionTag.properties.rawValue {
+                    throw .malformed(part: "section LAYR", offset: UInt64(record), reason: "the first layer does not use GRID, TILE, FEAT and PROP")
+                }
+                entries.append((String(decoding: nameBytes, as: UTF8.self), tags))
+            }
+        } else {
+            var tags = LayerSectionTags.standard(layer: 0)
+            if ranges[tags.labels] == nil { tags.labels = 0 }
+            if ranges[tags.names] == nil { tags.names = 0 }
+            entries.append(("", tags))
+        }
+
+        var layouts: [MapLayout] = []
+        for (index, entry) in entries.enumerated() {
+            let parts = try LayerParts.read(file, ranges: ranges, tags: entry.tags, quantizer: quantizer, headerLength: headerLength)
+            layouts.append(MapLayout(
+                majorVersion: major, minorVersion: minor, quantizer: quantizer, sections: sections, grid: parts.grid,
+                directoryOffset: parts.directoryOffset, subdirectoryOffset: parts.subdirectoryOffset,
+                tilesOffset: parts.tiles.offset, tilesEnd: parts.tiles.offset + parts.tiles.length,
+                featureCount: parts.features.count, featureRecordsOffset: parts.features.offset, featureRecordLength: parts.features.recordLength,
+                propertyCount: parts.properties.count, propertyRecordsOffset: parts.properties.offset, propertyRecordLength: parts.properties.recordLength,
+                stringsOffset: strings.offset, stringsLength: strings.length,
+                metadataCount: metadata.count, metadataRecordsOffset: metadata.offset, metadataRecordLength: metadata.recordLength,
+                layerIndex: index, layerNames: entries.map { $0.name },
+                labelCount: parts.labels.count, labelRecordsOffset: parts.labels.offset, labelRecordLength: parts.labels.recordLength,
+                nameCount: parts.names.count, nameRecordsOffset: parts.names.offset, nameRecordLength: parts.names.recordLength,
+                otherLayers: []
+            ))
+        }
+        var root = layouts[0]
+        root.otherLayers = Array(layouts.dropFirst())
+        return root
     }
 
     /// Checks a table section: UInt32 count, UInt32 record length, then the records.
-    private static func table(
+    static func table(
         _ file: ByteSpan, _ range: (offset: Int, length: Int), name: String, minimumRecord: Int
     ) throws(GMapError) -> (offset: Int, count: Int, recordLength: Int) {
         guard range.length >= 8,

@@ -22,12 +22,20 @@ final class MapStorage: @unchecked Sendable {
     /// Where everything is, read once on open. Kept here so that a `GMap` is one reference wide.
     @usableFromInline let layout: MapLayout
     let ownership: Ownership
+    /// For a layer after the first: the storage that owns the bytes, kept alive by this one.
+    let owner: MapStorage?
 
-    private init(base: UnsafeRawPointer, count: Int, layout: MapLayout, ownership: Ownership) {
+    private init(base: UnsafeRawPointer, count: Int, layout: MapLayout, ownership: Ownership, owner: MapStorage? = nil) {
         self.base = base
         self.count = count
         self.layout = layout
         self.ownership = ownership
+        self.owner = owner
+    }
+
+    /// The same bytes read through another layer's layout; the new storage keeps this one alive.
+    func layer(_ layout: MapLayout) -> MapStorage {
+        MapStorage(base: base, count: count, layout: layout, ownership: .borrowed, owner: owner ?? self)
     }
 
     /// Reads the layout of the bytes and takes charge of them; on failure releases them as `ownership` says.

@@ -32,18 +32,30 @@ public struct MapVerifier {
     public private(set) var recordsDecoded = 0
     /// Edges decoded.
     public private(set) var edgesDecoded = 0
-    private let map: GMap
+    /// Features checked, in every layer.
+    public private(set) var featuresChecked = 0
+    /// The layer being checked (every layer of the file in turn).
+    private var map: GMap
     private let limit: Int
     private var visitedSubdirectories: [Bool] = []
+    /// Put before locations in a file of several layers: "layer NAME: ".
+    private var layerPrefix = ""
 
-    /// Verifies `map`, keeping at most `limit` problems.
+    /// Verifies `map` (every layer of its file), keeping at most `limit` problems.
     public init(map: GMap, limit: Int = 1000) {
-        self.map = map
+        self.map = map.layer(at: 0) ?? map
         self.limit = limit
         checkChecksums()
         checkSectionPlacement()
-        checkGrid()
-        checkFeatures()
+        for layer in map.layers {
+            self.map = layer
+            layerPrefix = map.layerNames.count > 1 ? "layer \(layer.layerName): " : ""
+            checkGrid()
+            checkFeatures()
+            checkLayerIndexes()
+            featuresChecked += layer.featureCount
+        }
+        layerPrefix = ""
         checkMetadata()
     }
 
@@ -51,7 +63,41 @@ public struct MapVerifier {
     public var isSound: Bool { problems.isEmpty }
 
     private mutating func report(_ location: String, _ offset: Int, _ reason: String) {
-        if problems.count < limit { problems.append(MapProblem(location: location, offset: offset, reason: reason)) }
+        if problems.count < limit { problems.append(MapProblem(location: layerPrefix + location, offset: offset, reason: reason)) }
+    }
+
+    // MARK: Label points and the name index (2.1)
+
+    private mutating func checkLayerIndexes() {
+        let layout = self.layout
+        if layout.labelRecordLength > 0 {
+            if layout.labelCount != layout.featureCount {
+                report("label points", layout.labelRecordsOffset, "\(layout.labelCount) label points for \(layout.featureCount) features")
+            }
+            for index in 0..<min(layout.labelCount, layout.featureCount) {
+                guard let feature = map.feature(at: index), let point = feature.labelPoint else { continue }
+                if !map.lookupAll(latitude: point.latitude, longitude: point.longitude).contains(feature) {
+                    report("feature \(index) label point", layout.labelRecordsOffset + index * layout.labelRecordLength,
+                           "(\(point.latitude), \(point.longitude)) is not inside the feature")
+                }
+            }
+        }
+        var previous: UnsafeRawBufferPointer?
+        let field = FormatLayout.NameRecord.self
+        for index in 0..<layout.nameCount {
+            let record = layout.nameRecordsOffset + index * layout.nameRecordLength
+            guard let keyOffset = span.getUInt32(at: record + field.keyOffset), let keyLength = span.getUInt32(at: record + field.keyLength),
+                  let feature = span.getUInt32(at: record + field.feature) else { continue }
+            checkString(offset: keyOffset, length: keyLength, location: "name \(index) key", at: record)
+            if Int(feature) >= layout.featureCount {
+                report("name \(index)", record + field.feature, "feature \(feature), but there are \(layout.featureCount) features")
+            }
+            guard let key = map.stringBytes(offset: keyOffset, length: keyLength) else { continue }
+            if let previous, NameIndexReader.compare(previous, Array(key)) > 0 {
+                report("name \(index)", record, "keys are not in ascending byte order")
+            }
+            previous = key
+        }
     }
 
     private var layout: MapLayout { map.layout }

@@ -1,0 +1,87 @@
+/// The parts of one layer's sections, read and checked on open: its grid, tiles, features,
+/// properties, and (2.1) label points and name index.
+struct LayerParts {
+    var grid: GridInfo
+    var directoryOffset: Int
+    var subdirectoryOffset: Int
+    var tiles: (offset: Int, length: Int)
+    var features: (offset: Int, count: Int, recordLength: Int)
+    var properties: (offset: Int, count: Int, recordLength: Int)
+    var labels: (offset: Int, count: Int, recordLength: Int)
+    var names: (offset: Int, count: Int, recordLength: Int)
+
+    /// Reads the sections `tags` names. The grid, tiles, features and properties are required.
+    static func read(
+        _ file: ByteSpan, ranges: SectionRanges, tags: LayerSectionTags, quantizer: Quantizer, headerLength: Int
+    ) throws(GMapError) -> LayerParts {
+        func required(_ tag: UInt32) throws(GMapError) -> (offset: Int, length: Int) {
+            guard let range = ranges[tag] else {
+                throw .malformed(part: "section table", offset: UInt64(headerLength), reason: "the required section \(SectionTag.name(of: tag)) is missing")
+            }
+            return range
+        }
+
+        // GRID
+        let gridRange = try required(tags.grid)
+        let g = FormatLayout.Grid.self
+        guard gridRange.length >= g.directory else {
+            throw .malformed(part: "section \(SectionTag.name(of: tags.grid))", offset: UInt64(gridRange.offset), reason: "shorter than its \(g.directory)-byte preamble")
+        }
+        let gridBase = gridRange.offset
+        let grid = GridInfo(
+            originX: Int64(file.getInt32(at: gridBase + g.originX) ?? 0),
+            originY: Int64(file.getInt32(at: gridBase + g.originY) ?? 0),
+            tileWidth: Int64(file.getUInt32(at: gridBase + g.tileWidth) ?? 0),
+            tileHeight: Int64(file.getUInt32(at: gridBase + g.tileHeight) ?? 0),
+            columns: Int64(file.getUInt32(at: gridBase + g.columns) ?? 0),
+            rows: Int64(file.getUInt32(at: gridBase + g.rows) ?? 0),
+            splitFactor: Int64(file.getUInt8(at: gridBase + g.splitFactor) ?? 0),
+            maximumDepth: Int64(file.getUInt8(at: gridBase + g.maximumDepth) ?? 0),
+            subdirectoryCount: Int64(file.getUInt32(at: gridBase + g.subdirectoryCount) ?? 0)
+        )
+        // The grid may reach past the world by up to one tile of at most 20° (the builder's limit),
+        // which keeps every product of the even-odd rule within 64 bits.
+        let halfTurn = quantizer.halfTurn, quarterTurn = quantizer.quarterTurn, margin = 20 * quantizer.unitsPerDegree
+        let gridProblem: String? =
+            grid.columns < 1 || grid.rows < 1 ? "the grid has no tiles" :
+            grid.tileWidth < 1 || grid.tileHeight < 1 ? "a tile has zero size" :
+            grid.tileWidth > margin || grid.tileHeight > margin ? "a tile is larger than 20°" :
+            grid.splitFactor < 2 || grid.splitFactor > 16 ? "split factor \(grid.splitFactor) is outside 2…16" :
+            grid.maximumDepth > 24 ? "split depth \(grid.maximumDepth) is over 24" :
+            grid.originX < -halfTurn || grid.originY < -quarterTurn ? "the grid starts outside the world" :
+            // columns, rows ≤ 2^32 and tile sizes ≤ 20° keep these products far below 2^63.
+            grid.originX + grid.columns * grid.tileWidth > halfTurn + margin ||
+            grid.originY + grid.rows * grid.tileHeight > quarterTurn + margin ? "the grid extends more than 20° beyond the world" :
+            nil
+        if let gridProblem {
+            throw .malformed(part: "section \(SectionTag.name(of: tags.grid))", offset: UInt64(gridBase), reason: gridProblem)
+        }
+        // At most 2^64 directory entries and 2^32 × 256 sub-directory entries: count in UInt64 without overflow.
+        let directoryEntries = UInt64(grid.columns) * UInt64(grid.rows)
+        let subdirectoryEntries = UInt64(grid.subdirectoryCount) * UInt64(grid.splitFactor * grid.splitFactor)
+        let (entries, overflow) = directoryEntries.addingReportingOverflow(subdirectoryEntries)
+        guard !overflow, entries <= (UInt64(gridRange.length) - UInt64(g.directory)) / 4 else {
+            throw .malformed(part: "section \(SectionTag.name(of: tags.grid))", offset: UInt64(gridBase),
+                             reason: "\(directoryEntries) directory and \(subdirectoryEntries) sub-directory entries do not fit in \(gridRange.length) bytes")
+        }
+
+        let tiles = try required(tags.tiles)
+        let features = try MapLayout.table(file, try required(tags.features), name: SectionTag.name(of: tags.features), minimumRecord: FormatLayout.FeatureRecord.length)
+        guard features.count < Int(TileEntry.maximumPayload) else {
+            throw .malformed(part: "section \(SectionTag.name(of: tags.features))", offset: UInt64(features.offset), reason: "\(features.count) features is more than the format allows")
+        }
+        let properties = try MapLayout.table(file, try required(tags.properties), name: SectionTag.name(of: tags.properties), minimumRecord: FormatLayout.PropertyRecord.length)
+        let none = (offset: 0, count: 0, recordLength: 0)
+        var labels = none, names = none
+        if tags.labels != 0, let range = ranges[tags.labels] {
+            labels = try MapLayout.table(file, range, name: SectionTag.name(of: tags.labels), minimumRecord: FormatLayout.LabelRecord.length)
+        }
+        if tags.names != 0, let range = ranges[tags.names] {
+            names = try MapLayout.table(file, range, name: SectionTag.name(of: tags.names), minimumRecord: FormatLayout.NameRecord.length)
+        }
+        return LayerParts(
+            grid: grid, directoryOffset: gridBase + g.directory,
+            subdirectoryOffset: gridBase + g.directory + Int(directoryEntries) * 4,
+            tiles: tiles, features: features, properties: properties, labels: labels, names: names)
+    }
+}

@@ -1,0 +1,146 @@
+/// What a map says about one place, across all its layers: the familiar fields of a geocoder's
+/// placemark, filled from layers by name, and every layer's raw answer.
+///
+/// The fields are filled by this mapping (layer names compared without regard to ASCII case):
+///
+/// | Field | From |
+/// |---|---|
+/// | ``isoCountryCode`` | the *country layer*: of its answers, smallest first, the first with a property `iso_a2`, `ISO_A2`, `iso_3166_1` or `iso_a2_eh` that is two letters A–Z, or else whose id is; failing that, the first two letters of ``administrativeAreaCode`` |
+/// | ``country`` | the answer that gave ``isoCountryCode`` (or the country layer's first answer): property `name`, `NAME`, `name_en`, `admin` or `ADMIN` |
+/// | ``administrativeAreaCode`` | the *state layer*'s first answer's id; without a state layer, the first answer of the country layer whose id looks like ISO 3166-2 (`US-TX`) |
+/// | ``administrativeArea`` | that same answer's name property (as for ``country``), or its id |
+/// | ``timeZone`` | the *time-zone layer*'s first answer: property `tzid`, or its id |
+///
+/// The country layer is the layer named `country` or `countries`, or, in a map with a single
+/// layer, that layer. The state layer is named `state`, `states`, `region`, `regions`,
+/// `province`, `admin1` or `subdivision`. The time-zone layer is named `timezone`, `timezones`,
+/// `time_zone` or `tz`.
+public struct Placemark: Sendable {
+    /// One layer's answer: every feature of the layer containing the point, smallest area first.
+    public struct LayerAnswer: Sendable {
+        /// The layer's name.
+        public var layer: String
+        /// The features containing the point, smallest area first (empty when none does).
+        public var features: [Feature]
+    }
+
+    /// The point asked about, in degrees.
+    public var latitude: Double
+    /// The point asked about, in degrees.
+    public var longitude: Double
+    /// ISO 3166-1 alpha-2 code of the country, such as `US`.
+    public var isoCountryCode: String?
+    /// The country's name.
+    public var country: String?
+    /// The state, province or region's name.
+    public var administrativeArea: String?
+    /// The state, province or region's code, such as `US-TX`.
+    public var administrativeAreaCode: String?
+    /// The IANA time zone, such as `America/Chicago`.
+    public var timeZone: String?
+    /// Every layer's answer, in the file's layer order.
+    ///
+    /// (A list rather than a dictionary, so that building a placemark needs no hashing seed on
+    /// devices without a source of randomness; ``features(in:)`` looks a layer up by name.)
+    public var answers: [LayerAnswer]
+
+    /// The features of the layer named `layer` that contain the point, smallest first; empty when none or no such layer.
+    public func features(in layer: String) -> [Feature] {
+        answers.first { $0.layer == layer }?.features ?? []
+    }
+
+    /// Whether no layer has an answer.
+    public var isEmpty: Bool { answers.allSatisfy { $0.features.isEmpty } }
+
+    static let countryLayers = ["country", "countries"]
+    static let stateLayers = ["state", "states", "region", "regions", "province", "admin1", "subdivision"]
+    static let timeZoneLayers = ["timezone", "timezones", "time_zone", "tz"]
+    static let codeProperties = ["iso_a2", "ISO_A2", "iso_3166_1", "iso_a2_eh"]
+    static let nameProperties = ["name", "NAME", "name_en", "admin", "ADMIN"]
+
+    /// The placemark for the answers, filled by the mapping above.
+    init(latitude: Double, longitude: Double, answers: [LayerAnswer]) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.answers = answers
+        func layer(_ names: [String]) -> LayerAnswer? {
+            answers.first { answer in names.contains(String(decoding: NameFolding.fold(answer.layer), as: UTF8.self)) }
+        }
+        let countryLayer = layer(Self.countryLayers) ?? (answers.count == 1 ? answers.first : nil)
+        var state = layer(Self.stateLayers)?.features.first
+        if state == nil, layer(Self.stateLayers) == nil {
+            state = countryLayer?.features.first { Self.isSubdivisionCode($0.id) }
+        }
+        if let state {
+            administrativeAreaCode = state.id
+            administrativeArea = Self.name(of: state) ?? state.id
+        }
+        var countryFeature: Feature?
+        for feature in countryLayer?.features ?? [] {
+            if let code = Self.countryCode(of: feature) {
+                isoCountryCode = code
+                countryFeature = feature
+                break
+            }
+        }
+        if isoCountryCode == nil, let code = administrativeAreaCode, Self.isSubdivisionCode(code) {
+            isoCountryCode = String(code.prefix(2))
+        }
+        if let feature = countryFeature ?? countryLayer?.features.first(where: { !Self.isSubdivisionCode($0.id) }) {
+            country = Self.name(of: feature)
+        }
+        if let zone = layer(Self.timeZoneLayers)?.features.first {
+            timeZone = zone.property("tzid") ?? zone.id
+        }
+    }
+
+    static func name(of feature: Feature) -> String? {
+        for key in nameProperties {
+            if let value = feature.property(key), !value.isEmpty { return value }
+        }
+        return nil
+    }
+
+    static func countryCode(of feature: Feature) -> String? {
+        for key in codeProperties {
+            if let value = feature.property(key), isAlpha2(value) { return value }
+        }
+        return isAlpha2(feature.id) ? feature.id : nil
+    }
+
+    /// Two ASCII capitals.
+    static func isAlpha2(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.count == 2 && bytes.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }
+    }
+
+    /// Two ASCII capitals, a hyphen, then one to three ASCII letters or digits (`US-TX`, `FR-75C`).
+    static func isSubdivisionCode(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 4, bytes.count <= 6, bytes[2] == 0x2D, isAlpha2(String(decoding: bytes[0..<2], as: UTF8.self)) else { return false }
+        return bytes[3...].allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }
+    }
+}
+
+extension GMap {
+    /// Every layer's answer for the point, and the familiar fields filled from them (see ``Placemark``).
+    /// Every layer's features are empty when the coordinates are not valid.
+    public func placemark(latitude: Double, longitude: Double) -> Placemark {
+        let answers = layers.map { layer in
+            Placemark.LayerAnswer(layer: layer.layerName, features: layer.lookupAll(latitude: latitude, longitude: longitude))
+        }
+        return Placemark(latitude: latitude, longitude: longitude, answers: answers)
+    }
+}
+
+#if !hasFeature(Embedded)
+extension GMap {
+    /// For code written with `CLGeocoder.reverseGeocodeLocation` in mind: the placemarks for a
+    /// point, here at most one (none when no layer has an answer). Lookups take microseconds and
+    /// never touch the network, so this only wraps ``placemark(latitude:longitude:)``.
+    public func reverseGeocode(latitude: Double, longitude: Double) async -> [Placemark] {
+        let placemark = placemark(latitude: latitude, longitude: longitude)
+        return placemark.isEmpty ? [] : [placemark]
+    }
+}
+#endif

@@ -1,0 +1,72 @@
+import Foundation
+import GMap
+
+/// `gmap find [MAP] TEXT [--layer NAME] [--exact] [--json]`: features by id or name.
+enum FindCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let list = try ArgumentList(arguments, options: ["--layer", "--limit"], flags: ["--json", "--exact", "--help", "-h"])
+        if list.has("--help") || list.has("-h") {
+            StandardOutput.shared.write(HelpText.help(for: "find"))
+            return ExitCode.success
+        }
+        var positional = list.positional
+        let mapPath: String
+        if positional.count >= 2, FileManager.default.fileExists(atPath: positional[0]) || positional[0].hasSuffix(".gmap") {
+            mapPath = positional.removeFirst()
+        } else if !positional.isEmpty {
+            mapPath = try DefaultMap.path()
+        } else {
+            throw CommandFailure(message: "usage: gmap find [MAP] TEXT [--layer NAME] [--exact] [--json] (see 'gmap help find')")
+        }
+        let text = positional.joined(separator: " ")
+        var limit = Int.max
+        if let value = list.value("--limit") {
+            guard let number = Int(value), number > 0 else { throw CommandFailure(message: "--limit '\(value)' must be a whole number above 0") }
+            limit = number
+        }
+        let map: GMap
+        do { map = try GMap(contentsOf: mapPath) } catch { throw CommandFailure(message: error.description) }
+        var layers = map.layers
+        if let name = list.value("--layer") {
+            guard let layer = map.layer(named: name) else {
+                throw CommandFailure(message: "\(mapPath) has no layer '\(name)'; its layers are \(map.layerNames.map { "'\($0)'" }.joined(separator: ", "))")
+            }
+            layers = [layer]
+        }
+        // Exact matches of every layer first, then prefix matches, each in layer order.
+        let exact = layers.flatMap { $0.find(text, prefixes: false) }
+        let prefixed = list.has("--exact") ? [] : layers.flatMap { $0.find(text).filter { !exact.contains($0) } }
+        let found = Array((exact + prefixed).prefix(limit))
+        let named = map.layerNames.count > 1
+        if list.has("--json") {
+            StandardOutput.shared.write("[" + found.map { json($0, layer: named) }.joined(separator: ",") + "]\n")
+        } else {
+            StandardOutput.shared.write(found.map { line($0, layer: named) + "\n" }.joined())
+        }
+        guard !found.isEmpty else { throw CommandFailure(message: "no feature is named '\(text)'", code: ExitCode.notFound) }
+        return ExitCode.success
+    }
+
+    /// The feature's name: its first kept name property, or "".
+    static func name(of feature: Feature) -> String {
+        feature.properties.first { NameFolding.isNameKey($0.key) && !$0.value.isEmpty }?.value ?? ""
+    }
+
+    /// `[layer TAB] id TAB name TAB bbox W,S,E,N TAB label LAT,LON`.
+    static func line(_ feature: Feature, layer: Bool) -> String {
+        let box = feature.boundingBox
+        let label = feature.labelPoint.map { "label \($0.latitude),\($0.longitude)" } ?? "label -"
+        let fields = [feature.id, name(of: feature), "bbox \(box.west),\(box.south),\(box.east),\(box.north)", label]
+        return ((layer ? [feature.layerName] : []) + fields).joined(separator: "\t")
+    }
+
+    /// `{"layer":…,"id":…,"name":…,"bbox":[w,s,e,n],"label":[lat,lon],"properties":{…}}`.
+    static func json(_ feature: Feature, layer: Bool) -> String {
+        let box = feature.boundingBox
+        let label = feature.labelPoint.map { "[\($0.latitude),\($0.longitude)]" } ?? "null"
+        let properties = feature.properties.map { "\(JSONText.string($0.key)):\(JSONText.value($0))" }.joined(separator: ",")
+        return "{" + (layer ? "\"layer\":\(JSONText.string(feature.layerName))," : "")
+            + "\"id\":\(JSONText.string(feature.id)),\"name\":\(JSONText.string(name(of: feature))),"
+            + "\"bbox\":[\(box.west),\(box.south),\(box.east),\(box.north)],\"label\":\(label),\"properties\":{\(properties)}}"
+    }
+}
