@@ -292,9 +292,32 @@ extension GMap {
         if let feature = lookup(latitude: latitude, longitude: longitude) {
             return PlaceMatch(feature: feature, kind: .inside, distance: 0)
         }
-        guard let search = nearbySearch(latitude: latitude, longitude: longitude, radius: radius, collectsAll: false),
-              search.bestFeature >= 0 else { return nil }
-        return PlaceMatch(feature: Feature(map: self, index: search.bestFeature), kind: .nearby, distance: search.bestDistance)
+        guard let (feature, distance, _) = nearest(latitude: latitude, longitude: longitude, radius: radius), feature >= 0 else { return nil }
+        return PlaceMatch(feature: Feature(map: self, index: feature), kind: .nearby, distance: distance)
+    }
+
+    /// The feature whose boundary is nearest within `radius` (−1 when none), its distance, and
+    /// what the search read; nil when the coordinates or the radius are not valid.
+    ///
+    /// Searches radius/64, radius/16, radius/4 and then the radius, stopping at the first that
+    /// finds a boundary: a boundary found within a smaller radius is the nearest overall (anything
+    /// nearer lies within that radius too), so a point near a coast reads only the few tiles around
+    /// it, while a point with nothing in range pays at most 1/16 + 1/256 + 1/4096 (7 %) more.
+    func nearest(latitude: Double, longitude: Double, radius: Double) -> (feature: Int, distance: Double, cost: NearbyCost)? {
+        guard radius >= 0 else { return nil }
+        let limit = min(radius, Self.maximumNearbyRadius)
+        var cost = NearbyCost(leafTiles: 0, recordTiles: 0, edges: 0, measuredEdges: 0)
+        var divisor = 64.0
+        while divisor >= 1 {
+            guard let search = nearbySearch(latitude: latitude, longitude: longitude, radius: limit / divisor, collectsAll: false) else { return nil }
+            cost.leafTiles += search.cost.leafTiles
+            cost.recordTiles += search.cost.recordTiles
+            cost.edges += search.cost.edges
+            cost.measuredEdges += search.cost.measuredEdges
+            if search.bestFeature >= 0 { return (search.bestFeature, search.bestDistance, cost) }
+            divisor /= 4
+        }
+        return (-1, 0, cost)
     }
 
     /// Every feature that contains the point (``PlaceMatchKind/inside``, smallest area first),
@@ -310,11 +333,12 @@ extension GMap {
         return matches
     }
 
-    /// What a nearby search around the point reads (tiles and edges), or nil when the coordinates
-    /// or the radius are not valid. For tests and tuning: shows that the work is bounded by the
-    /// tiles the radius touches.
+    /// What the nearby search of ``lookup(latitude:longitude:within:)`` reads around the point
+    /// (tiles and edges, over all its passes), or nil when the coordinates or the radius are not
+    /// valid. For tests and tuning: shows that the work is bounded by the tiles the radius touches.
+    /// (It searches even when a feature contains the point, which `lookup` does not.)
     public func nearbyCost(latitude: Double, longitude: Double, within radius: Double) -> NearbyCost? {
-        nearbySearch(latitude: latitude, longitude: longitude, radius: radius, collectsAll: false)?.cost
+        nearest(latitude: latitude, longitude: longitude, radius: radius)?.cost
     }
 
     /// Runs a nearby search, or nil when the coordinates or the radius are not valid.
