@@ -219,6 +219,32 @@ final class NearbyTests: XCTestCase {
         XCTAssertLessThanOrEqual(ocean.leafTiles, 4 * 9)
     }
 
+    /// Damaged copies of a map (split tiles, 4 edges per tile): nearby searches end early or answer
+    /// wrongly, but never trap, loop or read out of bounds (run under AddressSanitizer in CI).
+    func testDamagedMapsNeverCrash() throws {
+        let bytes = try TestSupport.build(geoJSON: TestSupport.fixtures.appendingPathComponent("all-fixtures.geojson").path) {
+            $0.idProperty = "id"
+            $0.maximumEdgesPerTile = 4
+            $0.tileSize = 50_000_000
+        }.bytes
+        let probes: [(Double, Double)] = [(0.5, 1.05), (4.5, 41.5), (-17, 180), (-17, -179.9), (89.9, 0), (-89.9, 10), (9, 89), (0, 0)]
+        var random = NearbyRandom(seed: 9)
+        var opened = 0
+        for _ in 0..<400 {
+            var copy = bytes
+            for _ in 0..<(1 + Int(random.next() % 4)) {
+                copy[64 + Int(random.next() % UInt64(copy.count - 64))] = UInt8(truncatingIfNeeded: random.next())
+            }
+            guard let map = try? GMap(bytes: copy) else { continue }
+            opened += 1
+            for (latitude, longitude) in probes {
+                _ = map.lookup(latitude: latitude, longitude: longitude, within: 100_000)?.feature.id
+                _ = map.lookupAll(latitude: latitude, longitude: longitude, within: 50_000).count
+            }
+        }
+        XCTAssertGreaterThan(opened, 100)
+    }
+
     // MARK: - The brute force
 
     /// Checks one point against the brute force; returns whether the answer was "nearby".
