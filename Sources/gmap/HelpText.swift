@@ -14,8 +14,9 @@ enum HelpText {
     gmap \(version): fast offline reverse geocoding. Which polygon contains this point?
 
     USAGE
-      gmap query [MAP] LATITUDE LONGITUDE [--all] [--json]
-      gmap query [MAP] - [--all] [--json]        read "lat lon" or "lat,lon" lines from stdin
+      gmap query [MAP] LATITUDE LONGITUDE [--all | --nearest DIST] [--json]
+      gmap query [MAP] - [--all | --nearest DIST] [--json]
+                                                 read "lat lon" or "lat,lon" lines from stdin
       gmap build INPUT -o OUTPUT.gmap [--id PROP] [--keep a,b] [options]
                                                  INPUT: .geojson[.gz], .ndjson, .shp, .zip
       gmap build --layer NAME=INPUT[:IDPROP] ... -o OUTPUT.gmap [options]
@@ -58,8 +59,8 @@ enum HelpText {
     }
 
     static let query = """
-    gmap query [MAP] LATITUDE LONGITUDE [--all] [--json]
-    gmap query [MAP] - [--all] [--json]
+    gmap query [MAP] LATITUDE LONGITUDE [--all | --nearest DIST] [--json]
+    gmap query [MAP] - [--all | --nearest DIST] [--json]
 
     Prints the id of the feature that contains the point: latitude first, in decimal degrees
     (latitude in [-90, 90], longitude in [-180, 180]). Where features overlap, the one with the
@@ -70,6 +71,13 @@ enum HelpText {
       --all     print every feature that contains the point, smallest area first, space-separated
       --json    print {"id": …, "properties": {…}} with the properties kept in the map
                 (with --all, an array of them)
+      --nearest DIST
+                when no feature contains the point, answer the feature whose boundary is
+                nearest within DIST (500m, 2.5km, 10km; a plain number is metres; at most
+                100km): prints "ID nearby METRES m" (whole metres; an inside answer is
+                just the ID). Distances are geodesic on WGS 84, accurate to 0.5 %. With
+                --json, adds "match":"inside"|"nearby" and "distance_m" (0 when inside).
+                Only the tiles within DIST of the point are read. Not with --all.
 
     With "-" instead of coordinates, reads lines of "lat lon" or "lat,lon" from standard input and
     prints one line per input line: the answer, or an empty line (null with --json) when no
@@ -89,6 +97,7 @@ enum HelpText {
     EXAMPLES
       gmap query world.gmap 36.14 -5.35                 GI
       gmap query world.gmap 36.14 -5.35 --json          {"id":"GI","properties":{"name":"Gibraltar"}}
+      gmap query world.gmap 36.0 -5.2 --nearest 20km    ES nearby 12336 m
       printf '52.52,13.405\\n48.86 2.35\\n' | gmap query world.gmap -
 
     """

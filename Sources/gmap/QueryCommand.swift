@@ -1,14 +1,18 @@
 import GMap
 
-/// `gmap query [MAP] LAT LON` and `gmap query [MAP] -`.
+/// `gmap query [MAP] LAT LON` and `gmap query [MAP] -`, with `--nearest DISTANCE` the nearby fallback.
 enum QueryCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let list = try ArgumentList(arguments, options: [], flags: ["--all", "--json", "--help", "-h"])
+        let list = try ArgumentList(arguments, options: ["--nearest"], flags: ["--all", "--json", "--help", "-h"])
         if list.has("--help") || list.has("-h") {
             StandardOutput.shared.write(HelpText.help(for: "query"))
             return ExitCode.success
         }
-        let style = OutputStyle(all: list.has("--all"), json: list.has("--json"))
+        var style = OutputStyle(all: list.has("--all"), json: list.has("--json"))
+        if let radius = list.value("--nearest") {
+            guard !style.all else { throw CommandFailure(message: "--nearest answers one feature per point; it cannot be combined with --all") }
+            style.nearest = try NearbyOption.metres(radius)
+        }
         var positional = list.positional
         let mapPath: String
         let firstIsNumber = positional.first.map { CoordinateParser.number(Substring($0)) != nil } ?? false
@@ -26,6 +30,9 @@ enum QueryCommand {
         } catch {
             throw CommandFailure(message: error.description)
         }
+        if map.layerNames.count > 1, style.nearest != nil {
+            throw CommandFailure(message: "--nearest works on single-layer maps in this version; this map has layers \(map.layerNames.joined(separator: ", "))")
+        }
         if positional == ["-"] {
             return batch(map: map, style: style)
         }
@@ -36,6 +43,14 @@ enum QueryCommand {
         }
         if map.layerNames.count > 1 {
             return try LayeredQuery.answer(map: map, coordinate: coordinate, style: style, asked: (positional[0], positional[1]))
+        }
+        if let radius = style.nearest {
+            guard let match = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude, within: radius) else {
+                if style.json { StandardOutput.shared.write("null\n") }
+                throw CommandFailure(message: "no feature contains (\(positional[0]), \(positional[1])) or lies within \(NearbyOption.tenths(radius)) m of it", code: ExitCode.notFound)
+            }
+            StandardOutput.shared.write(NearbyOption.render(match, json: style.json) + "\n")
+            return ExitCode.success
         }
         let answers = style.all ? map.lookupAll(latitude: coordinate.latitude, longitude: coordinate.longitude)
                                 : map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude).map { [$0] } ?? []
@@ -62,6 +77,9 @@ enum QueryCommand {
             case .success(let coordinate):
                 if map.layerNames.count > 1 {
                     output.write(LayeredQuery.render(map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude), style: style) + "\n")
+                } else if let radius = style.nearest {
+                    let match = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude, within: radius)
+                    output.write((match.map { NearbyOption.render($0, json: style.json) } ?? (style.json ? "null" : "")) + "\n")
                 } else if style.all {
                     output.write(style.render(map.lookupAll(latitude: coordinate.latitude, longitude: coordinate.longitude)) + "\n")
                 } else if let feature = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude) {
@@ -89,6 +107,8 @@ enum QueryCommand {
 struct OutputStyle {
     var all: Bool
     var json: Bool
+    /// With `--nearest`: the radius in metres for the nearby fallback.
+    var nearest: Double? = nil
 
     func render(_ features: [Feature]) -> String {
         if json {
