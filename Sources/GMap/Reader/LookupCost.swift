@@ -40,7 +40,7 @@ extension GMap {
     /// Calls `body` with the map's bytes, as the map reads them (mapped, owned or borrowed).
     ///
     /// The pointer is valid only inside `body`; do not write through it.
-    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    public func withUnsafeBytes<Result, Failure: Error>(_ body: (UnsafeRawBufferPointer) throws(Failure) -> Result) throws(Failure) -> Result {
         try body(UnsafeRawBufferPointer(start: storage.base, count: storage.count))
     }
 }
