@@ -63,6 +63,16 @@ def proc_status_kb(key):
     return None
 
 
+def release_free_heap():
+    """Hands freed heap pages back to the kernel (glibc's malloc_trim), so that the resident set
+    measured after the runs counts what the tool still holds, not what the allocator kept."""
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 def directory_bytes(path):
     path = Path(path)
     if path.is_file():
@@ -276,16 +286,17 @@ def worker(cfg):
         points = np.load(path)
         sets.append((name, np.ascontiguousarray(points[:, 0]), np.ascontiguousarray(points[:, 1])))
     gc.collect()
+    release_free_heap()
     rss_before = proc_status_kb("VmRSS")
     start = time.perf_counter()
     tool = TOOLS[cfg["tool"]](cfg)
     tool.answers(tool.run(tool.prepare(sets[0][1][:1000], sets[0][2][:1000])))
     load_s = time.perf_counter() - start
     gc.collect()
+    release_free_heap()
     rss_load = proc_status_kb("VmRSS")
     results = []
     for name, lat, lon in sets:
-        load_average = os.getloadavg()[0]
         args = tool.prepare(lat, lon)
         tool.run(args)  # warm-up pass, untimed
         times, cpu_times = [], []
@@ -309,7 +320,7 @@ def worker(cfg):
         entry = {"name": name, "points": int(lat.shape[0]), "found": sum(1 for a in answers if a),
                  "ns_runs": times, "ns_median": percentile(times, 0.5), "ns_p99": percentile(times, 0.99),
                  "cpu_ns_runs": cpu_times, "cpu_ns_median": percentile(cpu_times, 0.5),
-                 "loadavg": [load_average, os.getloadavg()[0]], "answers": str(out)}
+                 "answers": str(out)}
         gmap_answers = cfg.get("gmap_answers", {}).get(name)
         if gmap_answers and hasattr(tool, "explain"):
             gmap = Path(gmap_answers).read_text().split("\n")[: lat.shape[0]]
@@ -318,6 +329,7 @@ def worker(cfg):
         gc.collect()
         results.append(entry)
     gc.collect()
+    release_free_heap()
     info = dict(tool.info)
     info.update({"key": cfg["tool"], "load_s": load_s, "rss_before_kb": rss_before, "rss_load_kb": rss_load,
                  "rss_after_kb": proc_status_kb("VmRSS"), "hwm_kb": proc_status_kb("VmHWM"), "sets": results})
@@ -430,18 +442,50 @@ def make_point_sets(name, spec, args, geojson_for_edges, map_path, work):
     return sets
 
 
+class RunnableSampler:
+    """Samples the kernel's count of runnable tasks (/proc/stat procs_running) every 50 ms while a
+    tool runs, less the tool's own process and this sampler: how many other tasks wanted a core."""
+
+    def __init__(self):
+        import threading
+        self.samples = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.loop, daemon=True)
+
+    def loop(self):
+        while not self.stop.wait(0.05):
+            try:
+                with open("/proc/stat") as stat:
+                    for line in stat:
+                        if line.startswith("procs_running"):
+                            self.samples.append(max(0, int(line.split()[1]) - 2))
+            except OSError:
+                return
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+
+    def mean(self):
+        return sum(self.samples) / len(self.samples) if self.samples else float("nan")
+
+
 def run_gmap(args, map_path, sets, answers_dir):
     out = {"key": "gmap", "tool": "gmap", "version": git_version(), "sets": []}
     for set_name, stem in sets:
         answers = answers_dir / ("%s-gmap.txt" % SET_SLUG[set_name])
         command = [args.gmap, "bench", str(map_path), "--points-file", str(stem) + ".csv",
                    "--answers", str(answers), "--runs", str(args.runs), "--json"]
-        load_average = os.getloadavg()[0]
-        result = subprocess.run(command, capture_output=True, text=True, check=True)
+        with RunnableSampler() as sampler:
+            result = subprocess.run(command, capture_output=True, text=True, check=True)
         bench = json.loads(result.stdout)
         s = bench["sets"][0]
         out["sets"].append({"name": set_name, "points": s["points"], "found": s["found"], "ns_median": s["ns_median"],
-                            "ns_p99": s["ns_p99"], "loadavg": [load_average, os.getloadavg()[0]],
+                            "ns_p99": s["ns_p99"], "others_runnable": sampler.mean(),
                             "answers": str(answers), "bench": bench})
         if "load_s" not in out:
             out.update({"load_s": bench["open_us"]["median"] * 1e-6, "rss_load_kb": bench["rss_open_kb"],
@@ -461,10 +505,14 @@ def git_version():
 
 def run_worker(args, cfg):
     command = [sys.executable, str(Path(__file__).resolve()), "worker", json.dumps(cfg)]
-    result = subprocess.run(command, capture_output=True, text=True)
+    with RunnableSampler() as sampler:
+        result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         raise SystemExit("worker %s failed:\n%s" % (cfg["tool"], result.stderr[-3000:]))
-    return json.loads(result.stdout.strip().split("\n")[-1])
+    out = json.loads(result.stdout.strip().split("\n")[-1])
+    for s in out["sets"]:
+        s["others_runnable"] = sampler.mean()  # over the whole worker, loading included
+    return out
 
 
 def read_lines(path, n):
@@ -520,7 +568,7 @@ def shared_tz_version(data_dir):
 def contended(s):
     if s.get("cpu_ns_median"):
         return s["ns_median"] > 1.15 * s["cpu_ns_median"]
-    return max(s["loadavg"]) > (os.cpu_count() or 1)
+    return s["others_runnable"] > (os.cpu_count() or 1) - 0.5
 
 
 def fmt_ns(value):
@@ -600,21 +648,26 @@ def report(args, results, started, data_dir):
                     "1" if key == "gmap" else "%.1f" % ratio, fmt_load(tool["load_s"]), memory,
                     fmt_bytes(tool["disk_bytes"]), agree_text, split))
     lines.append("")
-    lines.append("† contended: another process competed for the cores while this was timed (for a Python "
-                 "tool, its wall time exceeded its CPU time by more than 15 %; for gmap, the 1-minute load "
-                 "average exceeded the number of cores). See the load table below; rerun on a quiet machine.")
+    lines.append("† contended: other processes competed for the cores while this was timed (for a Python "
+                 "tool, its wall time exceeded its CPU time by more than 15 %%; for gmap, other runnable tasks "
+                 "averaged more than %.1f). See the load table below; rerun on a quiet machine."
+                 % ((os.cpu_count() or 1) - 0.5))
     lines.append("")
     lines.append("## Machine load while timing")
     lines.append("")
-    lines.append("| dataset | points | tool | load average (1 min) before / after | wall ns/lookup | CPU ns/lookup (thread) | wall / CPU |")
+    lines.append("Other runnable tasks: the mean of `procs_running` (/proc/stat, sampled every 50 ms) less the "
+                 "tool and the sampler, over the tool's whole process (gmap bench: one set; Python: all sets, "
+                 "loading included). CPU time is the timing thread's own (`time.thread_time_ns`).")
+    lines.append("")
+    lines.append("| dataset | points | tool | other runnable tasks (mean) | wall ns/lookup | CPU ns/lookup (thread) | wall / CPU |")
     lines.append("|---|---|---|---:|---:|---:|---:|")
     for dataset, tools in results.items():
         for set_name in DATASETS[dataset]["sets"]:
             for key, tool in tools.items():
                 s = next(x for x in tool["sets"] if x["name"] == set_name)
                 cpu = s.get("cpu_ns_median")
-                lines.append("| %s | %s | %s | %.2f / %.2f | %s | %s | %s |" % (
-                    dataset, set_name, LABEL[key], s["loadavg"][0], s["loadavg"][1], fmt_ns(s["ns_median"]),
+                lines.append("| %s | %s | %s | %.2f | %s | %s | %s |" % (
+                    dataset, set_name, LABEL[key], s["others_runnable"], fmt_ns(s["ns_median"]),
                     fmt_ns(cpu) if cpu else "n/a", "%.2f" % (s["ns_median"] / cpu) if cpu else "n/a"))
     lines.append("")
     lines.append("## What each tool ran")
