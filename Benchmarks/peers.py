@@ -502,9 +502,10 @@ def run_gmap(args, map_path, sets, answers_dir):
 
 
 def git_version():
+    """The last commit that changed gmap's code (not this benchmark)."""
     try:
-        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
+        return subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%h", "--", "Sources", "Package.swift"],
+                              capture_output=True, text=True, check=True).stdout.strip() or "?"
     except (OSError, subprocess.CalledProcessError):
         return "?"
 
@@ -649,7 +650,7 @@ def report(args, results, started, data_dir):
                         c = classify(peer, reference, exact)
                         s["differences"] = c
                         split = "%d / %d / %d / %d" % (c["both"], c["gmap"], c["peer"], c["neither"])
-                version = tool["version"] if key != "gmap" else "main@" + tool["version"]
+                version = tool["version"]
                 mark = " †" if contended(s) else ""
                 lines.append("| %s | %s | %s %s | %s (%s)%s | %s | %s | %s | %s | %s | %s |" % (
                     dataset, set_name, LABEL[key], version, fmt_ns(s["ns_median"]), fmt_ns(s["ns_p99"]), mark,
@@ -718,8 +719,15 @@ def report(args, results, started, data_dir):
     lines.append("## gmap against shapely on the same GeoJSON")
     lines.append("")
     for dataset, tools in results.items():
+        shapely_keys = [k for k in ("shapely-bbox", "shapely-strtree") if k in tools]
+        if len(shapely_keys) == 2:
+            for set_name in DATASETS[dataset]["sets"]:
+                a, b = (next(x for x in tools[k]["sets"] if x["name"] == set_name) for k in shapely_keys)
+                same = read_lines(a["answers"], a["points"]) == read_lines(b["answers"], b["points"])
+                lines.append("- %s, %s: the two shapely modes give %s answers." % (
+                    dataset, set_name, "the same" if same else "DIFFERENT"))
         for key, tool in tools.items():
-            if not key.startswith("shapely"):
+            if key not in shapely_keys[:1]:
                 continue
             for s in tool["sets"]:
                 explain = s.get("explain")
@@ -806,7 +814,7 @@ def main():
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text)
     with open(out.with_suffix(".json"), "w") as raw:
-        json.dump(results, raw, indent=1, default=str)
+        json.dump({"args": vars(args), "total_s": time.time() - started, "results": results}, raw, indent=1, default=str)
     print(text)
     log("wrote %s (%.0f s)" % (out, time.time() - started))
 
