@@ -803,7 +803,11 @@ def main():
             cfg = {"tool": tool, "geojson": str(geojson), "id": spec["id"], "runs": args.runs, "max_runs": args.max_runs,
                    "sets": [(name, str(stem) + ".npy") for name, stem in sets], "answers_dir": str(answers_dir),
                    "gmap_answers": gmap_answers}
-            tools[tool] = run_worker(args, cfg)
+            try:
+                tools[tool] = run_worker(args, cfg)
+            except SystemExit as failure:  # e.g. numba not installable for this Python: go on without it
+                log("%s: %s left out: %s" % (dataset, tool, str(failure)[-500:]))
+                continue
             for s in tools[tool]["sets"]:
                 log("  %s: %.0f ns/lookup (gmap %.0f), load %.2f s"
                     % (s["name"], s["ns_median"], next(g["ns_median"] for g in tools["gmap"]["sets"] if g["name"] == s["name"]),
