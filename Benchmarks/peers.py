@@ -677,8 +677,9 @@ def report(args, results, started, data_dir):
                 cpu = s.get("cpu_ns_median")
                 runs = ("%d / %d" % (s["runs_clean"] if not s["contended"] else s["runs_total"], s["runs_total"])
                         if "runs_total" in s else "%d (not filtered)" % args.runs)
-                lines.append("| %s | %s | %s | %.2f | %s | %s | %s | %s |" % (
-                    dataset, set_name, LABEL[key], s["others_runnable"], fmt_ns(s["ns_median"]),
+                others = s["others_runnable"]
+                lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                    dataset, set_name, LABEL[key], "n/a" if others != others else "%.2f" % others, fmt_ns(s["ns_median"]),
                     fmt_ns(cpu) if cpu else "n/a", "%.2f" % (s["ns_median"] / cpu) if cpu else "n/a", runs))
     lines.append("")
     lines.append("## What each tool ran")
