@@ -601,6 +601,8 @@ def fmt_mb(kb):
     return "%.0f MB" % (kb / 1024) if kb >= 10 * 1024 else "%.1f MB" % (kb / 1024)
 
 
+SUMMARY_TOOLS = ("tzfpy", "timezonefinder-c", "shapely-bbox")
+SUMMARY_LABEL = {"timezonefinder-c": "timezonefinder", "shapely-bbox": "shapely, prepared"}
 LABEL = {"gmap": "gmap", "tzfpy": "tzfpy", "timezonefinder-numba": "timezonefinder (numba)",
          "timezonefinder-c": "timezonefinder (C ext.)", "timezonefinderL": "TimezoneFinderL",
          "shapely-bbox": "shapely (bbox + prepared)", "shapely-strtree": "shapely (STRtree + prepared)"}
@@ -616,8 +618,11 @@ def report(args, results, started, data_dir):
                  "median over runs (p99 of runs in parentheses) of one batch call over the whole set. "
                  "Total time %.0f s."
                  % (time.strftime("%Y-%m-%d %H:%M"), os.uname().machine, os.cpu_count() or 0,
-                    git_version(), args.points, args.seed, args.runs, args.max_runs, time.time() - started))
+                    next(iter(results.values()))["gmap"]["version"] if results else git_version(),
+                    args.points, args.seed, args.runs, args.max_runs, time.time() - started))
     lines.append("")
+    summary = ["| dataset | points | tool | ns/lookup | × gmap | load | memory after load / after runs | on disk | agrees with gmap |",
+               "|---|---|---|---:|---:|---:|---:|---:|---:|"]
     lines.append("| dataset | points | tool (version) | ns/lookup (p99 of runs) | × gmap | load | memory: after load / after runs | on disk | agrees with gmap | differences: both right / gmap right / peer right / neither |")
     lines.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for dataset, tools in results.items():
@@ -656,11 +661,30 @@ def report(args, results, started, data_dir):
                     dataset, set_name, LABEL[key], version, fmt_ns(s["ns_median"]), fmt_ns(s["ns_p99"]), mark,
                     "1" if key == "gmap" else "%.1f" % ratio, fmt_load(tool["load_s"]), memory,
                     fmt_bytes(tool["disk_bytes"]), agree_text, split))
+                if key == "gmap" or key in SUMMARY_TOOLS:
+                    first = set_name == DATASETS[dataset]["sets"][0]
+                    if key != "gmap" and s.get("differences", {}).get("both"):
+                        agree_text += ", %d in overlapping features" % s["differences"]["both"]
+                    summary.append("| %s | %s | %s%s %s%s | %s%s | %s | %s | %s | %s | %s |" % (
+                        dataset if key == "gmap" else "", set_name if key == "gmap" else "",
+                        "**" if key == "gmap" else "", SUMMARY_LABEL.get(key, LABEL[key]), version,
+                        "**" if key == "gmap" else "", fmt_ns(s["ns_median"]), mark,
+                        "1" if key == "gmap" else "%.1f" % ratio, fmt_load(tool["load_s"]) if first else "",
+                        memory.replace(" (map pages)", "") if first else "",
+                        (fmt_bytes(tool["disk_bytes"]) + (" (GeoJSON)" if key.startswith("shapely") else "")) if first else "",
+                        agree_text.replace(".0000 %", " %").replace(" (0 differ)", "")))
     lines.append("")
     lines.append("† contended: other processes competed for the cores while this was timed (for a Python "
                  "tool, fewer than %d of its %d runs had a wall time within 10 %% of its CPU time, so all runs "
                  "count; for gmap, other runnable tasks averaged more than %.1f). See the load table below; "
                  "rerun on a quiet machine." % (args.runs, args.max_runs, (os.cpu_count() or 1) - 0.5))
+    lines.append("")
+    lines.append("## Summary (for the README)")
+    lines.append("")
+    lines.append("The fastest exact mode of each peer (timezonefinder with its C extension, shapely per "
+                 "feature with prepared polygons); load, memory and size on each tool's first row.")
+    lines.append("")
+    lines.extend(summary)
     lines.append("")
     lines.append("## Machine load while timing")
     lines.append("")
@@ -767,8 +791,19 @@ def main():
     parser.add_argument("--data", default=os.environ.get("GMAP_SHARED_DATA", str(ROOT.parent / "shared" / "data")))
     parser.add_argument("--work", default=str(ROOT / ".build" / "peers"), help="maps, points and answers")
     parser.add_argument("--out", default=str(ROOT / "Benchmarks" / "results" / "peers.md"))
+    parser.add_argument("--render", metavar="PEERS_JSON",
+                        help="only write the report again from a run's peers.json (its answers must still be in --work)")
     args = parser.parse_args()
     args.max_runs = max(args.max_runs, args.runs) if args.max_runs else args.runs + 3
+    if args.render:
+        with open(args.render) as saved_file:
+            saved = json.load(saved_file)
+        run_args = argparse.Namespace(**saved["args"])
+        text = report(run_args, saved["results"], time.time() - saved["total_s"], Path(run_args.data))
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(text)
+        print(text)
+        return
     started = time.time()
     data_dir = Path(args.data)
     work = Path(args.work)
