@@ -29,8 +29,14 @@ final class CommandLineTests: XCTestCase {
 
     @discardableResult
     func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Outcome {
+        try Self.runGMap(arguments, input: input, environment: environment)
+    }
+
+    /// Runs the built `gmap` with `arguments`, feeding `input` to its standard input, with
+    /// `environment` added to this process's; every command-line test class runs the tool this way.
+    static func runGMap(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Outcome {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe(), errors = Pipe(), standardInput = Pipe()

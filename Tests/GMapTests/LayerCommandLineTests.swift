@@ -17,19 +17,8 @@ final class LayerCommandLineTests: XCTestCase {
     }
 
     private func run(_ arguments: [String], input: String = "") throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = CommandLineTests.executable
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe(), standardInput = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = standardInput
-        try process.run()
-        standardInput.fileHandleForWriting.write(Data(input.utf8))
-        try standardInput.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile(), err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        let outcome = try CommandLineTests.runGMap(arguments, input: input)
+        return (outcome.status, outcome.stdout, outcome.stderr)
     }
 
     private func fixture(_ name: String) -> String { TestSupport.fixtures.appendingPathComponent(name).path }

@@ -17,20 +17,7 @@ final class NearbyCommandLineTests: XCTestCase {
     }
 
     private func run(_ arguments: [String], input: String? = nil) throws -> CommandLineTests.Outcome {
-        let process = Process()
-        process.executableURL = CommandLineTests.executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["GMAP_MAP": ""]) { $1 }   // the shipped map
-        let output = Pipe(), errors = Pipe(), standardInput = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = standardInput
-        try process.run()
-        if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
-        try standardInput.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile(), err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return .init(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        try CommandLineTests.runGMap(arguments, input: input, environment: ["GMAP_MAP": ""])   // the shipped map
     }
 
     /// A 1° square at the equator with id SQ.
