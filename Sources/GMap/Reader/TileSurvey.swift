@@ -30,65 +30,30 @@ public struct TileSurvey: Sendable {
 
     /// Surveys every tile of `map`.
     public init(of map: GMap) {
-        let layout = map.layout, span = map.span, grid = layout.grid
+        let grid = map.grid
         topLevelTiles = Int(grid.columns * grid.rows)
-        for row in 0..<grid.rows {
-            for column in 0..<grid.columns {
-                guard let entry = span.getUInt32(at: layout.directoryOffset + Int(row * grid.columns + column) * 4) else {
-                    unreadableRecords += 1
-                    continue
-                }
-                let west = grid.originX + column * grid.tileWidth, south = grid.originY + row * grid.tileHeight
-                visit(entry: entry, bounds: TileBounds(west: west, south: south, east: west + grid.tileWidth, north: south + grid.tileHeight),
-                      depth: 0, storage: map.storage)
+        let unreadableEntries = map.forEachLeafTile { tile in
+            deepestLevel = max(deepestLevel, tile.depth)
+            switch tile.kind {
+            case .empty:
+                emptyTiles += 1
+            case .covered:
+                coveredTiles += 1
+                edgesPerTile.append(0)
+                featuresPerTile.append(1)
+            case .record:
+                recordTiles += 1
+                var reader = TileRecordReader(storage: map.storage, entry: tile.entry, bounds: tile.bounds)
+                let (features, edges) = reader.count()
+                if !reader.isSound { unreadableRecords += 1 }
+                edgesPerTile.append(edges)
+                featuresPerTile.append(features)
             }
         }
+        unreadableRecords += unreadableEntries
+        splitTiles = Int(grid.subdirectoryCount)
         edgesPerTile.sort()
         featuresPerTile.sort()
-    }
-
-    private mutating func visit(entry: UInt32, bounds: TileBounds, depth: Int, storage: MapStorage) {
-        let layout = storage.layout, span = ByteSpan(base: storage.base, count: storage.count)
-        deepestLevel = max(deepestLevel, depth)
-        switch TileEntry.kind(of: entry) {
-        case TileEntry.emptyKind:
-            emptyTiles += 1
-        case TileEntry.coveredKind:
-            coveredTiles += 1
-            edgesPerTile.append(0)
-            featuresPerTile.append(1)
-        case TileEntry.recordKind:
-            recordTiles += 1
-            var reader = TileRecordReader(storage: storage, entry: entry, bounds: bounds)
-            let (features, edges) = reader.count()
-            if !reader.isSound { unreadableRecords += 1 }
-            edgesPerTile.append(edges)
-            featuresPerTile.append(features)
-        default:
-            splitTiles += 1
-            // A sound file visits each sub-directory once; more visits mean entries loop back.
-            guard Int64(splitTiles) <= layout.grid.subdirectoryCount else {
-                unreadableRecords += 1
-                return
-            }
-            let factor = layout.grid.splitFactor
-            let subdirectory = Int64(TileEntry.payload(of: entry))
-            guard depth < Int(layout.grid.maximumDepth), subdirectory < layout.grid.subdirectoryCount,
-                  bounds.width >= factor, bounds.height >= factor else {
-                unreadableRecords += 1
-                return
-            }
-            for row in 0..<factor {
-                for column in 0..<factor {
-                    let slot = subdirectory * factor * factor + row * factor + column
-                    guard let child = span.getUInt32(at: layout.subdirectoryOffset + Int(slot) * 4) else {
-                        unreadableRecords += 1
-                        continue
-                    }
-                    visit(entry: child, bounds: bounds.part(column: column, row: row, factor: factor), depth: depth + 1, storage: storage)
-                }
-            }
-        }
     }
 }
 
