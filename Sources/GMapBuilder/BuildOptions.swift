@@ -20,6 +20,8 @@ public struct BuildOptions: Sendable, Equatable {
     public var splitFactor: Int = 4
     /// How many times a tile may be split.
     public var maximumDepth: Int = 6
+    /// How to simplify borders before building (`--simplify`); nil keeps every vertex.
+    public var simplification: Simplification?
     /// Whether to write the format 2.1 additions: the layer table, label points and name indexes.
     /// When false the file is a plain format 2.0 file with one layer (`gmap build --format 2.0`).
     public var writesLayerIndexes: Bool = true

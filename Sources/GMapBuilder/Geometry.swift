@@ -30,3 +30,12 @@ enum Geometry {
         return positive && negative
     }
 }
+
+extension Geometry {
+    /// The sign of `a·b − c·d`, exactly, for any 64-bit operands (the products are taken at 128 bits).
+    static func compareWideProducts(_ a: Int64, _ b: Int64, _ c: Int64, _ d: Int64) -> Int {
+        let left = a.multipliedFullWidth(by: b), right = c.multipliedFullWidth(by: d)
+        if left.high != right.high { return left.high < right.high ? -1 : 1 }
+        return left.low == right.low ? 0 : (left.low < right.low ? -1 : 1)
+    }
+}

@@ -74,7 +74,10 @@ public struct LayeredMapBuilder {
             writer.add(.layers, section)
             reports[0].sectionSizes.append(("LAYR", section.count))
         }
-        let metadata = try first.builder.metadataSection(strings: &strings, grid: grid ?? reports[0].grid)
+        let simplifications = zip(layers, reports).compactMap { layer, report in
+            report.simplification.map { (layers.count == 1 ? "" : layer.name, $0.summary) }
+        }
+        let metadata = try first.builder.metadataSection(strings: &strings, grid: grid ?? reports[0].grid, simplifications: simplifications)
         writer.add(.metadata, metadata)
         writer.add(.strings, strings.bytes)
         reports[0].sectionSizes.append(("META", metadata.count))

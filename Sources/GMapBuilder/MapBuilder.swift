@@ -21,6 +21,8 @@ public struct BuildReport: Sendable {
     public var sectionSizes: [(tag: String, bytes: Int)] = []
     /// The file's length.
     public var byteCount = 0
+    /// What `--simplify` did, when it was asked for; the counts above are then of the simplified rings.
+    public var simplification: SimplificationReport?
 }
 
 /// Builds a `.gmap` map from features, one feature at a time.
@@ -91,6 +93,17 @@ public struct MapBuilder {
     /// Builds this builder's features as one layer whose sections have the tags `tags`; the label
     /// points and name index only when `indexes` is true.
     func buildLayer(tags: LayerSectionTags, indexes: Bool, strings: inout StringPool) throws -> BuiltLayer {
+        guard let simplification = options.simplification, polygons.ringCount > 0 else {
+            return try buildLayer(tags: tags, indexes: indexes, strings: &strings, simplification: nil)
+        }
+        var simplified = self
+        let (polygons, report) = self.polygons.simplified(simplification, quantizer: options.quantizer)
+        simplified.polygons = polygons
+        return try simplified.buildLayer(tags: tags, indexes: indexes, strings: &strings, simplification: report)
+    }
+
+    private func buildLayer(tags: LayerSectionTags, indexes: Bool, strings: inout StringPool,
+                            simplification: SimplificationReport?) throws -> BuiltLayer {
         guard polygons.featureCount > 0 else { throw BuildError("no Polygon or MultiPolygon features to build a map from") }
         // Smallest area first; ties keep source order.
         let order = (0..<polygons.featureCount).sorted {
@@ -137,6 +150,7 @@ public struct MapBuilder {
         report.ringCount = polygons.ringCount
         report.vertexCount = polygons.vertexCount
         report.skippedGeometries = skippedGeometries
+        report.simplification = simplification
         report.grid = grid
         report.emptyTiles = encoder.counts.emptyTiles
         report.coveredTiles = encoder.counts.coveredTiles
@@ -232,10 +246,15 @@ public struct MapBuilder {
         return (features, properties)
     }
 
-    func metadataSection(strings: inout StringPool, grid: GridInfo) throws -> [UInt8] {
+    /// `META`: the recorded facts, then the options; `simplifications` are the layers' simplification
+    /// summaries (name and text; the name is empty for a single-layer map).
+    func metadataSection(strings: inout StringPool, grid: GridInfo, simplifications: [(layer: String, summary: String)]) throws -> [UInt8] {
         let q = options.quantizer
         var pairs = metadata
         pairs.append(("precision", "\(1.0 / Double(q.unitsPerDegree))°, maximum position error \(formatMetres(q.maximumPositionError))"))
+        for (layer, summary) in simplifications {
+            pairs.append((layer.isEmpty ? "simplify" : "simplify \(layer)", summary))
+        }
         pairs.append(("tile-size", "\(Double(grid.tileWidth) / Double(q.unitsPerDegree))°"))
         pairs.append(("max-edges", "\(options.maximumEdgesPerTile)"))
         pairs.append(("split", "\(options.splitFactor)×\(options.splitFactor), at most \(options.maximumDepth) levels"))

@@ -8,8 +8,8 @@ enum BuildCommand {
         let list = try ArgumentList(
             arguments,
             options: ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth",
-                      "--layer", "--format"],
-            flags: ["--quiet", "-q", "--help", "-h"]
+                      "--layer", "--format", "--simplify"],
+            flags: ["--quiet", "-q", "--help", "-h", "--coast-buffer"]
         )
         if list.has("--help") || list.has("-h") {
             StandardOutput.shared.write(HelpText.help(for: "build"))
@@ -125,6 +125,14 @@ enum BuildCommand {
         options.maximumEdgesPerTile = try integer(list, "--max-edges", default: options.maximumEdgesPerTile, range: 1...100_000)
         options.splitFactor = try integer(list, "--split", default: options.splitFactor, range: 2...16)
         options.maximumDepth = try integer(list, "--max-depth", default: options.maximumDepth, range: 0...12)
+        if let text = list.value("--simplify") {
+            guard let metres = Simplification.metres(from: text) else {
+                throw CommandFailure(message: "--simplify '\(text)' must be a distance above 0 and at most 1000 km, such as 100m, 1km or 2.5km")
+            }
+            options.simplification = Simplification(toleranceMetres: metres, buffersCoasts: list.has("--coast-buffer"))
+        } else if list.has("--coast-buffer") {
+            throw CommandFailure(message: "--coast-buffer only applies with --simplify DISTANCE")
+        }
         switch list.value("--format") {
         case nil, "2.1": options.writesLayerIndexes = true
         case "2.0": options.writesLayerIndexes = false
@@ -145,6 +153,9 @@ enum BuildCommand {
         var lines: [String] = []
         lines.append("wrote \(output): \(report.byteCount) bytes in \(String(format: "%.2f", seconds)) s")
         lines.append("  features \(report.featureCount), rings \(report.ringCount), vertices \(report.vertexCount)")
+        lines.append("  maximum position error: quantization \(SimplificationReport.format(quantizer.maximumPositionError))"
+            + (report.simplification.map { ", simplification \(SimplificationReport.format($0.maximumErrorMetres))" } ?? ""))
+        if let simplification = report.simplification { lines.append("  simplified: \(simplification.summary)") }
         if !report.skippedGeometries.isEmpty {
             let skipped = report.skippedGeometries.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             lines.append("  skipped (not Polygon/MultiPolygon): \(skipped)")
