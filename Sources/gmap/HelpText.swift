@@ -135,6 +135,16 @@ enum HelpText {
                           "all" keeps every property, "none" keeps none)
       --precision DEG     coordinate quantum in degrees, 1/N for whole N (default 1e-7, about
                           1.1 cm; the largest position error is half a quantum diagonally)
+      --simplify DIST     simplify borders so no removed vertex is farther than DIST from the
+                          border that replaces it (100m, 1km, 2.5km; a bare number is metres).
+                          Each border shared by features is simplified once, between the
+                          points where borders meet, so neighbours still meet exactly: no gaps,
+                          no double answers along a land border. Rings keep three or more
+                          vertices (no island disappears). The summary, the map's metadata and
+                          'gmap info' give the largest error measured.
+      --coast-buffer      with --simplify: borders with features on one side only (coasts) move
+                          outward only, so every point of the original land stays inside its
+                          feature (answers can gain a strip of sea up to DIST wide, never lose a beach)
       --tile-size DEG     top-level tile size (default: automatic, 1° for a world map; the
                           smallest of 1/64°…16° giving at most 65,536 tiles)
       --max-edges N       split tiles with more than N edges (default 48)
@@ -154,6 +164,7 @@ enum HelpText {
       gmap build countries.geojson -o world.gmap --id iso_a2 --keep name,iso_a3
       gmap build ne_10m_admin_0_countries.zip -o world.gmap --id ISO_A2_EH --keep NAME,ISO_A3
       gmap build timezones.geojson.gz -o tz.gmap --id tzid
+      gmap build countries.geojson -o watch.gmap --simplify 1km --coast-buffer --precision 1e-5
       gmap build -o world.gmap --layer country=countries.geojson:iso_a2 \\
           --layer state=admin1.geojson:iso_3166_2 --layer timezone=timezones.geojson.gz:tzid
 

@@ -1,3 +1,4 @@
+import Foundation
 import GMap
 
 /// `gmap info MAP`.
@@ -25,6 +26,10 @@ enum InfoCommand {
         var out = "\(path)\n"
         out += "format        \(map.formatVersion.major).\(map.formatVersion.minor), \(map.byteCount) bytes\n"
         out += "precision     \(q.unitsPerDegree) units per degree (\(1.0 / Double(q.unitsPerDegree))°), maximum position error \(rounded(q.maximumPositionError * 100)) cm\n"
+        for pair in map.metadata where pair.key == "simplify" || pair.key.hasPrefix("simplify ") {
+            let layer = pair.key.dropFirst("simplify".count).trimmingCharacters(in: .whitespaces)
+            out += "simplified    \(layer.isEmpty ? "" : "layer \(layer): ")\(pair.value)\n"
+        }
         out += "features      \(map.featureCount)\n"
         if map.layerNames.count > 1 || map.formatVersion.minor >= 1 && map.formatVersion.major == 2 {
             out += "layers        \(map.layerNames.count)\n"
