@@ -199,6 +199,26 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    func testSimplifyReportsItsErrorAndRefusesBadDistances() throws {
+        let input = TestSupport.fixtures.appendingPathComponent("all-fixtures.geojson").path
+        let output = temporary.appendingPathComponent("simple.gmap").path
+        let build = try run(["build", input, "-o", output, "--simplify", "20km", "--coast-buffer"])
+        XCTAssertEqual(build.status, 0, build.stderr)
+        XCTAssertTrue(build.stderr.contains("maximum position error: quantization 0.8 cm, simplification "), build.stderr)
+        XCTAssertTrue(build.stderr.contains("simplified: 20.00 km requested, maximum error measured "), build.stderr)
+        XCTAssertTrue(build.stderr.contains("moved outward only"), build.stderr)
+        let info = try run(["info", output])
+        XCTAssertTrue(info.stdout.contains("simplified    20.00 km requested"), info.stdout)
+        XCTAssertEqual(try run(["verify", output]).status, 0)
+        for (arguments, message) in [(["--simplify", "fast"], "--simplify 'fast' must be a distance"),
+                                     (["--simplify", "0m"], "must be a distance above 0"),
+                                     (["--coast-buffer"], "--coast-buffer only applies with --simplify")] {
+            let outcome = try run(["build", input, "-o", output] + arguments)
+            XCTAssertEqual(outcome.status, 2)
+            XCTAssertTrue(outcome.stderr.contains(message), outcome.stderr)
+        }
+    }
+
     func testVerifyTellsSoundFromDamaged() throws {
         let map = try fixtureMap()
         let sound = try run(["verify", map, "--known", TestSupport.fixtures.appendingPathComponent("known-fixtures.csv").path])
