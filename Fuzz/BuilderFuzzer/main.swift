@@ -180,5 +180,27 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = feature.area
         }
     }
+
+    // The same features simplified (`--simplify`, with or without `--coast-buffer`): the build must
+    // succeed, open, be sound, keep every feature and never answer outside the world.
+    var simplifiedOptions = options.build
+    let tolerance = 10 * Double(1 + Int(data[0] >> 1))
+    simplifiedOptions.simplification = Simplification(toleranceMetres: tolerance, buffersCoasts: data[0] & 1 == 1)
+    var again = GeoJSONReader(bytes: text, chunkSize: options.chunkSize)
+    guard var simplifier = try? MapBuilder(options: simplifiedOptions), (try? GeoJSONImport.read(&again, into: &simplifier)) != nil else {
+        check(false, "the simplifying builder refused input the plain one accepted")
+        return 0
+    }
+    guard let (simpleBytes, simpleReport) = try? simplifier.finish() else { return 0 }
+    guard let simple = try? GMap(bytes: simpleBytes) else {
+        check(false, "a freshly built simplified map does not open")
+        return 0
+    }
+    check(simple.featureCount == oracle.count, "the simplified map has \(simple.featureCount) features, not \(oracle.count)")
+    check(TileSurvey(of: simple).unreadableRecords == 0, "a simplified map has unreadable records")
+    check(simpleReport.vertexCount <= report.vertexCount, "simplification added vertices")
+    check((simpleReport.simplification?.maximumErrorMetres ?? 0) <= tolerance,
+          "simplification moved a border farther than asked")
+    for point in probes { _ = simple.lookupAll(latitude: quantizer.degrees(point.y), longitude: quantizer.degrees(point.x)) }
     return 0
 }
