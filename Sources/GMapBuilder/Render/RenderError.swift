@@ -1,0 +1,23 @@
+/// Why a map could not be rendered.
+public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The picture would have more pixels than the limit.
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// The width asked for is not a positive number of pixels.
+    case invalidWidth(Int)
+    /// The window is empty, inverted or outside the world (west, south, east, north in degrees).
+    case invalidWindow(west: Double, south: Double, east: Double, north: Double, reason: String)
+
+    /// The sentence shown to the user.
+    public var description: String {
+        switch self {
+        case let .tooManyPixels(width, height, limit):
+            let fitting = Int((Double(width) * (Double(limit) / Double(width * height)).squareRoot()).rounded(.down))
+            return "\(width) × \(height) = \(width * height) pixels is more than the limit of \(limit); "
+                + "a width of at most \(fitting) fits this window"
+        case .invalidWidth(let width):
+            return "width \(width) is not a positive number of pixels"
+        case let .invalidWindow(west, south, east, north, reason):
+            return "window \(west),\(south),\(east),\(north) (west,south,east,north): \(reason)"
+        }
+    }
+}
