@@ -7,10 +7,10 @@ public struct Raster: Sendable, Equatable {
     /// The pixels, row by row from the top, each row from the left.
     public private(set) var pixels: [RGBColour]
 
-    /// A raster filled with `colour`.
+    /// A raster filled with `colour`, at least 1 × 1 (PNG has no empty image).
     public init(width: Int, height: Int, filledWith colour: RGBColour) {
-        self.width = max(0, width)
-        self.height = max(0, height)
+        self.width = max(1, width)
+        self.height = max(1, height)
         pixels = [RGBColour](repeating: colour, count: self.width * self.height)
     }
 

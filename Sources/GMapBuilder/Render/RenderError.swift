@@ -17,7 +17,12 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidWidth(let width):
             return "width \(width) is not a positive number of pixels"
         case let .invalidWindow(west, south, east, north, reason):
-            return "window \(west),\(south),\(east),\(north) (west,south,east,north): \(reason)"
+            return "window \([west, south, east, north].map(Self.degrees).joined(separator: ",")) (west,south,east,north): \(reason)"
         }
+    }
+
+    /// Degrees as typed: whole numbers without ".0".
+    private static func degrees(_ value: Double) -> String {
+        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
