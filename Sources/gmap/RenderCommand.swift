@@ -28,9 +28,11 @@ enum RenderCommand {
         let points = try list.value("--points").map(RenderPointsFile.read) ?? []
         let options = MapRenderer.Options(showsTiles: list.has("--tiles"), points: points,
                                           threads: ProcessInfo.processInfo.activeProcessorCount)
+        let drawingStarted = Date()
         let rendered = MapRenderer.render(map, window: window, options: options)
-        let drawnAt = Date()
+        let encodingStarted = Date()
         let png = PNGEncoder.encode(rendered.raster)
+        let encodingSeconds = Date().timeIntervalSince(encodingStarted)
         do {
             try AtomicFile.write(png.bytes, to: output)
         } catch let error as BuildError {
@@ -38,7 +40,8 @@ enum RenderCommand {
         }
         if !(list.has("--quiet") || list.has("-q")) {
             StandardError.write(summary(output: output, png: png, rendered: rendered, window: window,
-                                        drawSeconds: drawnAt.timeIntervalSince(started), totalSeconds: Date().timeIntervalSince(started)))
+                                        seconds: (total: Date().timeIntervalSince(started), drawing: encodingStarted.timeIntervalSince(drawingStarted),
+                                                  encoding: encodingSeconds)))
         }
         return ExitCode.success
     }
@@ -81,8 +84,9 @@ enum RenderCommand {
         }
     }
 
+    /// One line: what was written, what it shows, and where the time went.
     private static func summary(output: String, png: PNGEncoder.Encoded, rendered: RenderedMap, window: MapWindow,
-                                drawSeconds: Double, totalSeconds: Double) -> String {
+                                seconds: (total: Double, drawing: Double, encoding: Double)) -> String {
         let kind = png.paletteSize.map { "palette of \($0) colours, \(png.bitDepth)-bit" } ?? "RGB"
         var text = "wrote \(output): \(window.width) × \(window.height) pixels, \(png.bytes.count) bytes (\(kind)), "
         text += "\(rendered.featuresDrawn) features in \(rendered.colourCount) colours"
@@ -90,7 +94,8 @@ enum RenderCommand {
         if rendered.pointsDrawn + rendered.pointsOutside > 0 {
             text += ", \(rendered.pointsDrawn) points" + (rendered.pointsOutside > 0 ? " (\(rendered.pointsOutside) outside the window)" : "")
         }
-        text += ", \(String(format: "%.2f", totalSeconds)) s (drawing \(String(format: "%.2f", drawSeconds)) s)\n"
+        text += ", \(String(format: "%.2f", seconds.total)) s (lookups and drawing \(String(format: "%.2f", seconds.drawing)) s, "
+        text += "PNG \(String(format: "%.2f", seconds.encoding)) s)\n"
         if rendered.unreadableTileEntries > 0 {
             text += "warning: \(rendered.unreadableTileEntries) tile directory entries could not be read (see gmap verify)\n"
         }

@@ -79,10 +79,16 @@ final class PNGRenderTests: XCTestCase {
         for y in 1..<200 {
             for x in 0..<500 { raster[x, y] = raster[x, 0] }
         }
-        let encoded = PNGEncoder.encode(raster)
-        let image = try PNGTestDecoder.decode(encoded.bytes)
+        let adaptive = PNGEncoder.encode(raster, options: .init(filter: .adaptive))
+        let image = try PNGTestDecoder.decode(adaptive.bytes)
         XCTAssert(image.filters.dropFirst().allSatisfy { $0 == PNGRowFilter.up.rawValue }, "rows equal to the one above filter to zeros")
         XCTAssert(image.pixels == raster.pixels)
+        // The default keeps the smallest of unfiltered, Up and adaptive.
+        let encoded = PNGEncoder.encode(raster)
+        XCTAssert(try PNGTestDecoder.decode(encoded.bytes).pixels == raster.pixels)
+        for choice in [PNGEncoder.FilterChoice.adaptive, .always(.none), .always(.up)] {
+            XCTAssertLessThanOrEqual(encoded.bytes.count, PNGEncoder.encode(raster, options: .init(filter: choice)).bytes.count, "\(choice)")
+        }
         XCTAssertLessThan(encoded.bytes.count, 1_000, "100,000 pixels of repeated rows")
     }
 }

@@ -257,6 +257,14 @@ final class RenderTests: XCTestCase {
                 XCTAssertEqual(glyph[8], 0)
             }
         }
+        // One glyph of each band of the font's art, bit for bit: the bands line up with their characters.
+        XCTAssertEqual(BitmapFont.glyph(for: "-"), [0, 0, 0, 0b11111, 0, 0, 0, 0, 0])
+        XCTAssertEqual(BitmapFont.glyph(for: ":"), [0, 0b01100, 0b01100, 0, 0b01100, 0b01100, 0, 0, 0])
+        XCTAssertEqual(BitmapFont.glyph(for: "I"), [0b01110, 0b00100, 0b00100, 0b00100, 0b00100, 0b00100, 0b01110, 0, 0])
+        XCTAssertEqual(BitmapFont.glyph(for: "T"), [0b11111, 0b00100, 0b00100, 0b00100, 0b00100, 0b00100, 0b00100, 0, 0])
+        XCTAssertEqual(BitmapFont.glyph(for: "_"), [0, 0, 0, 0, 0, 0, 0, 0b11111, 0])
+        XCTAssertEqual(BitmapFont.glyph(for: "g").suffix(2), [0b00001, 0b01110], "g has a descender")
+        XCTAssertEqual(BitmapFont.glyph(for: "|"), [0b00100, 0b00100, 0b00100, 0b00100, 0b00100, 0b00100, 0b00100, 0, 0])
         XCTAssertEqual(BitmapFont.glyph(for: "é"), BitmapFont.glyph(for: "ø"), "other characters are a box")
         XCTAssertNil(seen[BitmapFont.glyph(for: "é")])
         XCTAssertEqual(BitmapFont.width(of: "US-TX"), 29)

@@ -13,20 +13,28 @@ public enum DeflateEncoder {
         public var maximumChainLength: Int
         /// A match this long is taken at once, without looking further or one byte ahead.
         public var niceLength: Int
+        /// Once a match this long is found, only a sixteenth of the chain is searched on.
+        public var goodLength: Int
         /// Whether a match is deferred when the next byte starts a longer one.
         public var lazyMatching: Bool
         /// Whether blocks may be Huffman-coded; false writes stored blocks only (no compression).
         public var compresses: Bool
         /// How many LZ77 tokens make a block at most.
         public var tokensPerBlock: Int
+        /// Distances tried at every position before the hash chain: where repeats are expected, such
+        /// as 1 and a picture's row length.
+        public var candidateDistances: [Int]
 
         /// Settings from their parts.
-        public init(maximumChainLength: Int, niceLength: Int, lazyMatching: Bool, compresses: Bool = true, tokensPerBlock: Int = 1 << 15) {
+        public init(maximumChainLength: Int, niceLength: Int, goodLength: Int = 32, lazyMatching: Bool, compresses: Bool = true,
+                    tokensPerBlock: Int = 1 << 15, candidateDistances: [Int] = []) {
             self.maximumChainLength = max(0, maximumChainLength)
             self.niceLength = min(MatchFinder.maximumMatch, max(MatchFinder.minimumMatch, niceLength))
+            self.goodLength = max(MatchFinder.minimumMatch, goodLength)
             self.lazyMatching = lazyMatching
             self.compresses = compresses
             self.tokensPerBlock = max(1, tokensPerBlock)
+            self.candidateDistances = candidateDistances
         }
 
         /// Thorough: long chains and lazy matching. The default.

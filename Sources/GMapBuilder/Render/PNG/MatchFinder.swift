@@ -8,6 +8,8 @@ struct MatchFinder {
     /// The shortest and longest matches DEFLATE codes.
     static let minimumMatch = 3, maximumMatch = 258
     private static let hashBits = 15
+    /// Beyond this distance a match of 3 bytes is not taken.
+    static let farDistance = 4_096
 
     private let input: [UInt8]
     private let settings: DeflateEncoder.Settings
@@ -67,7 +69,17 @@ struct MatchFinder {
         input.withUnsafeBufferPointer { bytes in
             head.withUnsafeBufferPointer { head in
                 previous.withUnsafeBufferPointer { previous in
-                    var candidate = Int(head[Self.hash(bytes, at: start)])
+                    // The distances the caller expects first (a picture's row above), then the hash chain.
+                    for distance in settings.candidateDistances where distance > 0 && distance <= start && distance < Self.windowSize {
+                        let candidate = start - distance
+                        var length = 0
+                        while length < longest, bytes[candidate + length] == bytes[start + length] { length += 1 }
+                        if length > bestLength {
+                            bestLength = length
+                            bestDistance = distance
+                        }
+                    }
+                    var candidate = bestLength >= settings.niceLength || bestLength == longest ? -1 : Int(head[Self.hash(bytes, at: start)])
                     var steps = settings.maximumChainLength
                     while candidate >= 0, steps > 0 {
                         let distance = start - candidate
@@ -80,6 +92,8 @@ struct MatchFinder {
                                 bestLength = length
                                 bestDistance = distance
                                 if length >= settings.niceLength || length == longest { break }
+                                // A good match already: look a little further only.
+                                if length >= settings.goodLength { steps = min(steps, settings.maximumChainLength / 16 + 1) }
                             }
                         }
                         let next = Int(previous[candidate & (Self.windowSize - 1)])
@@ -90,7 +104,9 @@ struct MatchFinder {
                 }
             }
         }
-        return bestLength >= Self.minimumMatch ? (bestLength, bestDistance) : (0, 0)
+        // A 3-byte match far back costs about as much as three literals: not worth it.
+        guard bestLength > Self.minimumMatch || (bestLength == Self.minimumMatch && bestDistance <= Self.farDistance) else { return (0, 0) }
+        return (bestLength, bestDistance)
     }
 
     /// Adds every position before `end` that starts 3 bytes to the hash chains.

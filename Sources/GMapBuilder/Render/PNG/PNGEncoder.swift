@@ -5,8 +5,10 @@ import GMap
 ///
 /// A raster of at most 256 colours becomes an indexed-colour image (colour type 3) with the
 /// smallest bit depth that holds its palette (1, 2, 4 or 8 bits per pixel); any other becomes
-/// 8-bit RGB (colour type 2). Each row gets the filter whose output has the smallest sum of
-/// absolute byte values (as signed bytes), the usual heuristic, unless one filter is chosen.
+/// 8-bit RGB (colour type 2). By default the image data is compressed three ways — every row
+/// unfiltered, every row filtered Up, and each row with the filter whose output has the smallest
+/// sum of absolute byte values (the usual heuristic) — and the smallest is kept: flat maps with
+/// a palette compress best unfiltered, zoomed-in ones with Up.
 public enum PNGEncoder {
     /// The eight bytes every PNG file starts with.
     public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -15,6 +17,8 @@ public enum PNGEncoder {
 
     /// How rows are filtered.
     public enum FilterChoice: Sendable, Equatable {
+        /// Whichever of ``always(_:)`` with `.none`, `.up` and ``adaptive`` compresses smallest.
+        case smallest
         /// Per row, the filter with the smallest sum of absolute (signed) output bytes.
         case adaptive
         /// The same filter for every row.
@@ -29,7 +33,7 @@ public enum PNGEncoder {
         public var deflate: DeflateEncoder.Settings
 
         /// Options from their parts.
-        public init(filter: FilterChoice = .adaptive, deflate: DeflateEncoder.Settings = .best) {
+        public init(filter: FilterChoice = .smallest, deflate: DeflateEncoder.Settings = .best) {
             self.filter = filter
             self.deflate = deflate
         }
@@ -57,8 +61,19 @@ public enum PNGEncoder {
             bitDepth = 8
         }
         let rows = scanlines(raster, palette: palette, bitDepth: bitDepth)
-        let filtered = filter(rows: rows.bytes, rowLength: rows.rowLength, height: raster.height,
-                              bytesPerPixel: palette == nil ? 3 : 1, choice: options.filter)
+        let choices: [FilterChoice] = options.filter == .smallest ? [.always(.none), .always(.up), .adaptive] : [options.filter]
+        var filtered: [UInt8] = [], compressed: [UInt8] = []
+        for choice in choices {
+            let candidate = filter(rows: rows.bytes, rowLength: rows.rowLength, height: raster.height,
+                                   bytesPerPixel: palette == nil ? 3 : 1, choice: choice)
+            var settings = options.deflate
+            settings.candidateDistances += [1, rows.rowLength + 1]  // the byte before, the row above
+            let stream = ZlibStream.compress(candidate, settings: settings)
+            if compressed.isEmpty || stream.count < compressed.count {
+                filtered = candidate
+                compressed = stream
+            }
+        }
         var file = signature
         var header: [UInt8] = []
         header += bigEndian(UInt32(raster.width))
@@ -68,7 +83,6 @@ public enum PNGEncoder {
         if let palette {
             appendChunk("PLTE", palette.flatMap { [$0.red, $0.green, $0.blue] }, to: &file)
         }
-        let compressed = ZlibStream.compress(filtered, settings: options.deflate)
         var start = 0
         repeat {
             let end = min(start + idatChunkLength, compressed.count)
@@ -129,7 +143,7 @@ public enum PNGEncoder {
                             case .always(let filter):
                                 chosen = filter
                                 filter.apply(row, previous: previous, bytesPerPixel: bytesPerPixel, into: target)
-                            case .adaptive:
+                            case .adaptive, .smallest:
                                 var best = Int.max, bestFilter = PNGRowFilter.none
                                 for filter in PNGRowFilter.allCases {
                                     filter.apply(row, previous: previous, bytesPerPixel: bytesPerPixel, into: candidate)
