@@ -63,7 +63,9 @@ final class DeflateRenderTests: XCTestCase {
     func testEveryInputInflatesBackExactly() throws {
         for (name, bytes) in Self.inputs() {
             for (settingsName, settings) in [("best", DeflateEncoder.Settings.best), ("fast", .fast), ("stored", .stored),
-                                             ("small blocks", .init(maximumChainLength: 16, niceLength: 100, lazyMatching: true, tokensPerBlock: 97))] {
+                                             ("small blocks", .init(maximumChainLength: 16, niceLength: 100, lazyMatching: true, tokensPerBlock: 97)),
+                                             ("row distances", .init(maximumChainLength: 4, niceLength: 258, goodLength: 8, lazyMatching: true,
+                                                                     candidateDistances: [1, 3_002, 0, 32_767, 40_000]))] {
                 let compressed = DeflateEncoder.compress(bytes, settings: settings)
                 let inflated = try Deflate.inflate(compressed)
                 XCTAssertEqual(inflated.count, bytes.count, "\(name), \(settingsName)")
