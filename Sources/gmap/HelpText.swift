@@ -30,8 +30,8 @@ enum HelpText {
       gmap bench [MAP] [--points N] [--runs R] [--points-file FILE] [--json]
       gmap help [COMMAND]
 
-    Without MAP, query, find, info and render use the world map that ships with gmap (Natural Earth 1:10m
-    countries), or the file named by $GMAP_MAP.
+    Without MAP, query, find, info and render use the world map that ships with gmap (Natural
+    Earth 1:10m countries), or the file named by $GMAP_MAP.
 
     EXAMPLES
       gmap query 36.14 -5.35                      prints GI
