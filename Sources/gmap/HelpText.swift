@@ -25,11 +25,13 @@ enum HelpText {
                                                  features by id or name
       gmap info [MAP]
       gmap verify MAP [--known FILE]
+      gmap render [MAP] -o OUT.png [--width N] [--bbox W,S,E,N] [--tiles] [--points FILE]
+                                                 draw the map as a PNG, as it answers
       gmap bench [MAP] [--points N] [--runs R] [--points-file FILE] [--json]
       gmap help [COMMAND]
 
-    Without MAP, query and info use the world map that ships with gmap (Natural Earth 1:10m
-    countries), or the file named by $GMAP_MAP.
+    Without MAP, query, find, info and render use the world map that ships with gmap (Natural
+    Earth 1:10m countries), or the file named by $GMAP_MAP.
 
     EXAMPLES
       gmap query 36.14 -5.35                      prints GI
@@ -40,6 +42,7 @@ enum HelpText {
       gmap query world.gmap 32.78 -96.80          country=US state=US-TX timezone=America/Chicago
       gmap find world.gmap gibraltar
       cut -d, -f1,2 points.csv | gmap query world.gmap -
+      gmap render world.gmap -o world.png --width 1200
 
     EXIT CODES
       0 success   1 the point is in no feature   2 bad usage or input (a message says what)
@@ -54,6 +57,7 @@ enum HelpText {
         case "find": return find
         case "bench": return bench
         case "verify": return verify
+        case "render": return render
         default: return overview
         }
     }
@@ -251,6 +255,49 @@ enum HelpText {
       gmap bench world.gmap
       gmap bench world.gmap --points 200000 --runs 5 --json
       gmap bench tz.gmap --points-file points.csv --answers answers.txt
+
+    """
+
+    static let render = """
+    gmap render [MAP] -o OUT.png [--width N] [--bbox W,S,E,N] [--tiles] [--points FILE]
+                [--layer NAME] [--quiet]
+
+    Draws the map as it answers: each pixel takes the colour of the feature that a lookup of the
+    pixel's centre gives, in an equirectangular projection (longitude across, latitude up), over
+    the map's extent or the --bbox window. Features that touch or overlap in the picture get
+    different colours (a greedy colouring of the neighbours found in the pixels); where no feature
+    answers, the background (pale blue-grey) shows. A pixel next to the sea or to a smaller
+    feature is drawn darker: borders are one pixel wide, on the larger feature's side. Where a
+    pixel's centre lies in two features, diagonal stripes show the second one's colour.
+
+    The PNG is written by gmap itself (DEFLATE with LZ77 and Huffman codes; a palette image when
+    the picture has at most 256 colours) to a temporary file renamed into place. A summary
+    (size, pixels, time) goes to stderr.
+
+    OPTIONS
+      -o, --output FILE   the PNG to write (required)
+      --width N           the picture's width in pixels; the height follows the window's shape
+                          (default: 2048 pixels on the longer side; at most \(MapRenderer.maximumPixels) pixels in all)
+      --bbox W,S,E,N      the window in degrees: west, south, east, north (default: the map's grid)
+      --tiles             tint each leaf tile by kind and outline the tiles, with a legend:
+                            empty    blue     no feature touches the tile
+                            covered  green    one feature covers it
+                            mixed    orange   a top-level tile record: features with their edges
+                            split    magenta  a record in a part of a split tile, stronger with depth
+                          outlines where tiles are at least 4 pixels wide: dark grey for top-level
+                          tiles, dark magenta for the cuts of split tiles
+      --points FILE       mark the points of FILE with a cross and the id a lookup gives ("-" and
+                          a red cross when no feature contains the point). FILE has "lat,lon" or
+                          "lat lon" lines; blank lines and lines starting with # are skipped; extra
+                          columns are ignored; a first line of names is a header, and its
+                          lat/latitude and lon/lng/longitude columns are read
+      --layer NAME        draw this layer of a map of several layers (default: the first)
+      -q, --quiet         print no summary
+
+    EXAMPLES
+      gmap render world.gmap -o world.png --width 1200
+      gmap render world.gmap -o gibraltar.png --bbox -5.6,35.9,-5.1,36.3 --tiles --width 800
+      gmap render tz.gmap -o europe.png --bbox -12,34,32,62 --points cities.csv
 
     """
 

@@ -1,0 +1,162 @@
+import Foundation
+import GMap
+import GMapBuilder
+
+/// `gmap render [MAP] -o OUT.png [--width N] [--bbox W,S,E,N] [--tiles] [--points FILE] [--layer NAME]`.
+enum RenderCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let list = try ArgumentList(arguments, options: ["-o", "--output", "--width", "--bbox", "--points", "--layer"],
+                                    flags: ["--tiles", "--quiet", "-q", "--help", "-h"])
+        if list.has("--help") || list.has("-h") {
+            StandardOutput.shared.write(HelpText.help(for: "render"))
+            return ExitCode.success
+        }
+        let mapPath: String
+        switch list.positional.count {
+        case 0: mapPath = try DefaultMap.path()
+        case 1: mapPath = list.positional[0]
+        default: throw CommandFailure(message: "usage: gmap render [MAP] -o OUT.png (see 'gmap help render')")
+        }
+        guard let output = list.value("-o") ?? list.value("--output") else {
+            throw CommandFailure(message: "gmap render needs an output file: -o OUT.png")
+        }
+        let started = Date()
+        let opened: GMap
+        do { opened = try GMap(contentsOf: mapPath) } catch { throw CommandFailure(message: error.description) }
+        let map = try layer(of: opened, named: list.value("--layer"))
+        let window = try self.window(for: map, list: list)
+        let points = try list.value("--points").map(RenderPointsFile.read) ?? []
+        let options = MapRenderer.Options(showsTiles: list.has("--tiles"), points: points,
+                                          threads: ProcessInfo.processInfo.activeProcessorCount)
+        let drawingStarted = Date()
+        let rendered = MapRenderer.render(map, window: window, options: options)
+        let encodingStarted = Date()
+        let png = PNGEncoder.encode(rendered.raster)
+        let encodingSeconds = Date().timeIntervalSince(encodingStarted)
+        do {
+            try AtomicFile.write(png.bytes, to: output)
+        } catch let error as BuildError {
+            throw CommandFailure(message: error.description)
+        }
+        if !(list.has("--quiet") || list.has("-q")) {
+            StandardError.write(summary(output: output, png: png, rendered: rendered, window: window,
+                                        seconds: (total: Date().timeIntervalSince(started), drawing: encodingStarted.timeIntervalSince(drawingStarted),
+                                                  encoding: encodingSeconds)))
+        }
+        return ExitCode.success
+    }
+
+    /// The layer to draw: the first unless `--layer` names another.
+    private static func layer(of map: GMap, named name: String?) throws -> GMap {
+        guard let name else { return map }
+        guard let layer = map.layer(named: name) else {
+            let names = map.layerNames.map { $0.isEmpty ? "(unnamed)" : $0 }.joined(separator: ", ")
+            throw CommandFailure(message: "--layer '\(name)': the map has no such layer (its layers: \(names))")
+        }
+        return layer
+    }
+
+    /// The window from `--bbox` (default: the map's extent) and `--width` (default: a longer side of 2048 pixels).
+    private static func window(for map: GMap, list: ArgumentList) throws -> MapWindow {
+        var box = MapWindow.extent(of: map)
+        if let text = list.value("--bbox") {
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let numbers = parts.compactMap { CoordinateParser.number(Substring($0)) }
+            guard parts.count == 4, numbers.count == 4 else {
+                throw CommandFailure(message: "--bbox '\(text)' must be four numbers west,south,east,north in degrees (for example -10,35,5,44)")
+            }
+            box = (numbers[0], numbers[1], numbers[2], numbers[3])
+        }
+        let width: Int
+        if let text = list.value("--width") {
+            guard let number = Int(text), number > 0 else {
+                throw CommandFailure(message: "--width '\(text)' must be a positive whole number of pixels")
+            }
+            width = number
+        } else {
+            width = MapWindow.width(longerSide: MapRenderer.defaultLongerSide, west: box.west, south: box.south, east: box.east, north: box.north)
+        }
+        do {
+            return try MapWindow(west: box.west, south: box.south, east: box.east, north: box.north, width: width,
+                                 maximumPixels: MapRenderer.maximumPixels)
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+    }
+
+    /// One line: what was written, what it shows, and where the time went.
+    private static func summary(output: String, png: PNGEncoder.Encoded, rendered: RenderedMap, window: MapWindow,
+                                seconds: (total: Double, drawing: Double, encoding: Double)) -> String {
+        let kind = png.paletteSize.map { "palette of \($0) colours, \(png.bitDepth)-bit" } ?? "RGB"
+        var text = "wrote \(output): \(window.width) × \(window.height) pixels, \(png.bytes.count) bytes (\(kind)), "
+        text += "\(rendered.featuresDrawn) features in \(rendered.colourCount) colours"
+        if rendered.overlapPixels > 0 { text += ", \(rendered.overlapPixels) overlap pixels" }
+        if rendered.pointsDrawn + rendered.pointsOutside > 0 {
+            text += ", \(rendered.pointsDrawn) points" + (rendered.pointsOutside > 0 ? " (\(rendered.pointsOutside) outside the window)" : "")
+        }
+        text += ", \(String(format: "%.2f", seconds.total)) s (lookups and drawing \(String(format: "%.2f", seconds.drawing)) s, "
+        text += "PNG \(String(format: "%.2f", seconds.encoding)) s)\n"
+        if rendered.unreadableTileEntries > 0 {
+            text += "warning: \(rendered.unreadableTileEntries) tile directory entries could not be read (see gmap verify)\n"
+        }
+        return text
+    }
+}
+
+/// Points to mark, from a CSV file: one point per line, latitude then longitude.
+///
+/// Follows `gmap query -` and `gmap bench --points-file`: "lat,lon" or "lat lon", blank lines and
+/// lines starting with `#` skipped. Columns after the first two are ignored. A first line that is
+/// not two numbers is a header; when it names columns lat/latitude and lon/lng/long/longitude,
+/// those columns are read instead of the first two.
+enum RenderPointsFile {
+    static func read(_ path: String) throws -> [RenderPoint] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(message: "cannot read points file \(path)")
+        }
+        var points: [RenderPoint] = []
+        var columns = (latitude: 0, longitude: 1)
+        var sawData = false
+        for (offset, rawLine) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let fields = self.fields(line)
+            if !sawData {
+                sawData = true
+                if fields.count < 2 || fields.prefix(2).contains(where: { CoordinateParser.number(Substring($0)) == nil }) {
+                    columns = try headerColumns(fields, path: path, line: offset + 1)
+                    continue
+                }
+            }
+            guard fields.count > max(columns.latitude, columns.longitude) else {
+                throw CommandFailure(message: "\(path):\(offset + 1): expected 'latitude,longitude', got '\(line.prefix(60))'")
+            }
+            switch CoordinateParser.coordinate(latitude: Substring(fields[columns.latitude]), longitude: Substring(fields[columns.longitude])) {
+            case .success(let coordinate): points.append(RenderPoint(latitude: coordinate.latitude, longitude: coordinate.longitude))
+            case .failure(let failure): throw CommandFailure(message: "\(path):\(offset + 1): \(failure.message)")
+            }
+        }
+        return points
+    }
+
+    /// A line's fields: split at commas when it has any, else at spaces and tabs; quotes around a field removed.
+    static func fields(_ line: String) -> [String] {
+        let parts = line.contains(",") ? line.split(separator: ",", omittingEmptySubsequences: false)
+                                       : line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        return parts.map { part in
+            var field = part.trimmingCharacters(in: .whitespaces)
+            if field.count >= 2, field.hasPrefix("\""), field.hasSuffix("\"") { field = String(field.dropFirst().dropLast()) }
+            return field
+        }
+    }
+
+    /// The latitude and longitude columns a header names.
+    private static func headerColumns(_ fields: [String], path: String, line: Int) throws -> (latitude: Int, longitude: Int) {
+        let names = fields.map { $0.lowercased() }
+        guard let latitude = names.firstIndex(where: { ["lat", "latitude"].contains($0) }),
+              let longitude = names.firstIndex(where: { ["lon", "lng", "long", "longitude"].contains($0) }) else {
+            throw CommandFailure(message: "\(path):\(line): expected 'latitude,longitude' numbers or a header naming lat and lon columns, got '\(fields.joined(separator: ",").prefix(60))'")
+        }
+        return (latitude, longitude)
+    }
+}
