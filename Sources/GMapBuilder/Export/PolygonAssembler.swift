@@ -10,8 +10,10 @@ import GMap
 /// The builder answers by the even-odd rule over all of a feature's rings, so any grouping gives
 /// the same answers when the export is built again; this one makes the file right in GIS tools.
 /// Whether one ring lies inside another is decided exactly, at a vertex of the inner ring that is
-/// not on the outer one (rings that share every vertex count as not nested), with bounding boxes
-/// and per-ring strip indexes keeping features of thousands of rings fast.
+/// not on the outer one, else at the midpoint of one of its edges that is not. Rings that lie on
+/// each other's boundary everywhere (the same ring twice) are nested in a fixed order, so that
+/// a ring given twice is an outer ring and its hole, as the even-odd rule says. Bounding boxes
+/// and per-ring strip indexes keep features of thousands of rings fast.
 struct PolygonAssembler {
     /// Polygons, each `[outer, hole, …]`, in canonical order (see ``ExportRing/precedes(_:)``).
     private(set) var polygons: [[ExportRing]] = []
@@ -61,14 +63,18 @@ struct PolygonAssembler {
                 if outerBox.west > box.west { break }
                 guard outer != inner, shapes[outer].boundsContain(box) else { continue }
                 if indexes[outer] == nil { indexes[outer] = RingIndex(shapes[outer]) }
-                if let index = indexes[outer], contains(index, shapes[inner].ring) { result[inner].append(outer) }
+                guard let index = indexes[outer] else { continue }
+                let inside = contains(index, shapes[inner].ring)
+                    ?? nestsByOrder(shapes[inner], in: shapes[outer], inner < outer)
+                if inside { result[inner].append(outer) }
             }
         }
         return result
     }
 
-    /// Whether `ring` lies inside the indexed ring: decided at its first vertex off that ring.
-    private static func contains(_ index: RingIndex, _ ring: ExportRing) -> Bool {
+    /// Whether `ring` lies inside the indexed ring: decided at its first vertex off that ring, else
+    /// at the first midpoint of its edges off it; nil when the whole ring lies on the indexed one.
+    private static func contains(_ index: RingIndex, _ ring: ExportRing) -> Bool? {
         for vertex in 0..<ring.edgeCount {
             switch index.side(ofX: Int64(ring.xs[vertex]), y: Int64(ring.ys[vertex])) {
             case .inside: return true
@@ -76,6 +82,23 @@ struct PolygonAssembler {
             case .onBoundary: continue
             }
         }
-        return false
+        for edge in 0..<ring.edgeCount {
+            let x = Int64(ring.xs[edge]) + Int64(ring.xs[edge + 1]), y = Int64(ring.ys[edge]) + Int64(ring.ys[edge + 1])
+            switch index.side(ofX: x, y: y, scale: 2) {
+            case .inside: return true
+            case .outside: return false
+            case .onBoundary: continue
+            }
+        }
+        return nil
+    }
+
+    /// For two rings that lie on each other's boundary: whether `inner` counts as inside `outer`.
+    /// Exactly one of the two counts as inside the other, by their counter-clockwise vertex
+    /// sequences (then by position, for the very same sequence), so the choice depends only on the rings.
+    private static func nestsByOrder(_ inner: RingShape, in outer: RingShape, _ innerComesFirst: Bool) -> Bool {
+        let innerRing = oriented(inner, counterClockwise: true), outerRing = oriented(outer, counterClockwise: true)
+        if innerRing == outerRing { return !innerComesFirst }
+        return outerRing.precedes(innerRing)
     }
 }
