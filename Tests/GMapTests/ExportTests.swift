@@ -196,11 +196,11 @@ final class ExportTests: XCTestCase {
             SourceFeature(id: "SHARED", polygons: [[[(20, 0), (24, 0), (24, 4), (20, 4)]], [[(24, 0), (28, 0), (28, 4), (24, 4)]]]),
         ]
         for maximumEdges in [48, 1] {
-            let (original, built) = try Self.build(features) { $0.maximumEdgesPerTile = maximumEdges; $0.tileSize = 10_000_000 }
+            let (original, built) = try Self.build(features) { $0.maximumEdgesPerTile = maximumEdges; $0.maximumDepth = 3; $0.tileSize = 10_000_000 }
             let (geoJSON, report) = try Self.export(original)
             XCTAssertEqual(report.ringCount, built.ringCount)
             XCTAssertEqual(report.vertexCount, built.vertexCount)
-            let rebuilt = try rebuild(geoJSON) { $0.maximumEdgesPerTile = maximumEdges; $0.tileSize = 10_000_000 }.map
+            let rebuilt = try rebuild(geoJSON) { $0.maximumEdgesPerTile = maximumEdges; $0.maximumDepth = 3; $0.tileSize = 10_000_000 }.map
             XCTAssertEqual(rebuilt.features.map(\.id).sorted(), original.features.map(\.id).sorted())
             // The square given twice is an outer ring with itself as its hole: the even-odd region is the small square.
             XCTAssertTrue(String(decoding: geoJSON, as: UTF8.self).contains("\"id\":\"DOUBLE\",\"properties\":{},\"geometry\":{\"type\":\"MultiPolygon\",\"coordinates\":"
@@ -211,7 +211,7 @@ final class ExportTests: XCTestCase {
             let points = Self.points(count: 30_000, region: (-1, -1, 29, 9), step: 0.25, seed: 5)
             XCTAssertEqual(Self.disagreements(original, rebuilt, points: points).problems, [], "max edges \(maximumEdges)")
             let again = try Self.export(rebuilt).bytes
-            let rebuiltTwice = try rebuild(again) { $0.maximumEdgesPerTile = maximumEdges; $0.tileSize = 10_000_000 }.map
+            let rebuiltTwice = try rebuild(again) { $0.maximumEdgesPerTile = maximumEdges; $0.maximumDepth = 3; $0.tileSize = 10_000_000 }.map
             XCTAssertEqual(rebuiltTwice.features.map(\.id), rebuilt.features.map(\.id))
             Self.assertSameText(try Self.export(rebuiltTwice).bytes, again)
         }

@@ -7,7 +7,7 @@ import GMap
 /// `units / U` with trailing zeros dropped: `-5.3583868`, `36.11`, `180`. Otherwise (a precision
 /// such as 1/3600°) it is the decimal with the fewest digits, rounded from the exact value, that
 /// ``Quantizer/units(_:)`` turns back into the same unit.
-struct DegreeText {
+struct DegreeText: Sendable {
     private let quantizer: Quantizer
     /// The number of decimals when units per degree is 10^decimals, else nil.
     private let decimals: Int?

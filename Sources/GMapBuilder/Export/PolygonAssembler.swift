@@ -14,7 +14,7 @@ import GMap
 /// each other's boundary everywhere (the same ring twice) are nested in a fixed order, so that
 /// a ring given twice is an outer ring and its hole, as the even-odd rule says. Bounding boxes
 /// and per-ring strip indexes keep features of thousands of rings fast.
-struct PolygonAssembler {
+struct PolygonAssembler: Sendable {
     /// Polygons, each `[outer, hole, …]`, in canonical order (see ``ExportRing/precedes(_:)``).
     private(set) var polygons: [[ExportRing]] = []
 

@@ -40,7 +40,7 @@ struct RecoveredEdge: Sendable, Equatable {
 /// ring. An edge's ring predecessor ends at the edge's start, inside the same tile, so the
 /// reference writer stores the two in one run unless the edge is its ring's first. The hints only
 /// steer which ring an edge is chained into; any partition into runs gives a correct export.
-struct RecoveredEdges {
+struct RecoveredEdges: Sendable {
     /// Per feature index, its edges (in tile order until ``RingChainer`` sorts them).
     var edgesByFeature: [[RecoveredEdge]]
     /// Directory entries that could not be read (``GMap/forEachLeafTile(_:)``).

@@ -40,7 +40,7 @@ struct ExportRing: Sendable, Equatable {
 /// other, in coordinate order, so the output depends only on the edges and their predecessor
 /// hints: a map rebuilt from the export stores the exported rings' hints and chains into the same
 /// rings again.
-struct RingChainer {
+struct RingChainer: Sendable {
     /// The rings, in the order they were found.
     private(set) var rings: [ExportRing] = []
     /// Chains that reached a vertex with no unused edge before closing (only in a damaged map);

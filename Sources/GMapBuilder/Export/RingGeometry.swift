@@ -37,7 +37,7 @@ struct WideInteger: Sendable, Comparable {
 }
 
 /// A ring's extent and exact doubled signed area, and the even-odd test of points against it.
-struct RingShape {
+struct RingShape: Sendable {
     /// The ring.
     let ring: ExportRing
     /// The smallest rectangle holding the ring (closed).
@@ -74,13 +74,13 @@ struct RingShape {
 }
 
 /// Where a point lies relative to a ring.
-enum RingSide: Equatable {
+enum RingSide: Sendable, Equatable {
     case inside, outside, onBoundary
 }
 
 /// A ring's edges bucketed by horizontal strips, so that a point is tested against the edges of
 /// its strip only instead of every edge.
-struct RingIndex {
+struct RingIndex: Sendable {
     private let ring: ExportRing
     private let south: Int64, stripHeight: Int64, stripCount: Int
     /// Edge indexes per strip, in compressed rows.
@@ -102,7 +102,7 @@ struct RingIndex {
                 total += last - first + 1
             }
             if strips == 1 || total <= 8 * ring.edgeCount + 64 { break }
-            strips /= 4
+            strips = max(1, strips / 4)
         }
         stripCount = strips
         stripHeight = (height + Int64(strips) - 1) / Int64(strips)
