@@ -205,8 +205,10 @@ enum HelpText {
     gmap build's automatic id choice (\(BuildOptions.automaticIdProperties.joined(separator: ", ")),
     then the "id" member) would pick another value, an "id" property holding the id is added first,
     so "gmap build OUT.geojson --keep all" at the map's precision gives a map with the same
-    features in the same order that answers every point the same, and exporting that map gives
-    the same bytes again. Rings that run along one segment and back, which change no answer, are
+    features that answers every point the same, and exporting that map gives the same bytes
+    again. (A feature whose own rings overlap, such as the same ring twice, can get another area
+    and so another place among the features it overlaps; the export of the rebuilt map is then
+    the fixed point.) Rings that run along one segment and back, which change no answer, are
     left out. The summary on stderr gives the build command.
 
     A map of several layers exports one layer (the first unless --layer says which); export each
