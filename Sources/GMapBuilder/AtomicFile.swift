@@ -10,6 +10,13 @@ import Foundation
 public enum AtomicFile {
     /// Writes `bytes` to `path` atomically.
     public static func write(_ bytes: [UInt8], to path: String) throws {
+        try write(to: path) { write in try write(bytes) }
+    }
+
+    /// Writes to `path` atomically whatever `produce` hands to the `write` function it is given,
+    /// chunk by chunk, so that a large file never has to be held in memory whole. When `produce`
+    /// throws, the temporary file is removed, the target is left as it was, and the error is rethrown.
+    public static func write(to path: String, _ produce: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temporary = (directory.isEmpty ? "." : directory) + "/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -25,18 +32,7 @@ public enum AtomicFile {
         }
         do {
             defer { close(descriptor) }
-            var written = 0
-            try bytes.withUnsafeBytes { buffer in
-                guard let base = buffer.baseAddress else { return }
-                while written < buffer.count {
-                    let result = Foundation.write(descriptor, base + written, buffer.count - written)
-                    if result < 0 {
-                        if errno == EINTR { continue }
-                        throw BuildError("cannot write \(temporary): \(String(cString: strerror(errno)))")
-                    }
-                    written += result
-                }
-            }
+            try produce { bytes in try writeAll(bytes, to: descriptor, name: temporary) }
             guard fsync(descriptor) == 0 else {
                 throw BuildError("cannot flush \(temporary): \(String(cString: strerror(errno)))")
             }
@@ -45,6 +41,22 @@ public enum AtomicFile {
             throw BuildError("cannot replace \(path): \(String(cString: strerror(errno)))")
         }
         succeeded = true
+    }
+
+    /// Writes every byte to `descriptor`, retrying after interruptions.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, name: String) throws {
+        var written = 0
+        try bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while written < buffer.count {
+                let result = Foundation.write(descriptor, base + written, buffer.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw BuildError("cannot write \(name): \(String(cString: strerror(errno)))")
+                }
+                written += result
+            }
+        }
     }
 }
 

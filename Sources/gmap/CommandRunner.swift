@@ -30,6 +30,7 @@ enum CommandRunner {
             case "find": return try FindCommand.run(rest)
             case "bench": return try BenchCommand.run(rest)
             case "verify": return try VerifyCommand.run(rest)
+            case "export": return try ExportCommand.run(rest)
             case "render": return try RenderCommand.run(rest)
             case "help", "--help", "-h":
                 StandardOutput.shared.write(HelpText.help(for: rest.first))
@@ -38,7 +39,7 @@ enum CommandRunner {
                 StandardOutput.shared.write("gmap \(HelpText.version) (format \(FormatVersionText.current))\n")
                 return ExitCode.success
             default:
-                throw CommandFailure(message: "unknown command '\(first)'; the commands are query, find, build, info, verify, render, bench and help (see 'gmap help')")
+                throw CommandFailure(message: "unknown command '\(first)'; the commands are query, find, build, export, info, verify, render, bench and help (see 'gmap help')")
             }
         } catch let failure as CommandFailure {
             StandardOutput.shared.flush()

@@ -23,6 +23,8 @@ enum HelpText {
                                                  several layers in one map
       gmap find [MAP] TEXT [--layer NAME] [--exact] [--json]
                                                  features by id or name
+      gmap export MAP -o OUT.geojson [--layer NAME]
+                                                 the map's features back as GeoJSON
       gmap info [MAP]
       gmap verify MAP [--known FILE]
       gmap render [MAP] -o OUT.png [--width N] [--bbox W,S,E,N] [--tiles] [--points FILE]
@@ -41,6 +43,7 @@ enum HelpText {
           --layer state=admin1.geojson:iso_3166_2 --layer timezone=timezones.geojson:tzid
       gmap query world.gmap 32.78 -96.80          country=US state=US-TX timezone=America/Chicago
       gmap find world.gmap gibraltar
+      gmap export world.gmap -o world.geojson      inspect or diff a map in any GIS tool
       cut -d, -f1,2 points.csv | gmap query world.gmap -
       gmap render world.gmap -o world.png --width 1200
 
@@ -57,6 +60,7 @@ enum HelpText {
         case "find": return find
         case "bench": return bench
         case "verify": return verify
+        case "export": return export
         case "render": return render
         default: return overview
         }
@@ -197,6 +201,48 @@ enum HelpText {
     EXAMPLES
       gmap find world.gmap gibraltar                   GI  Gibraltar  bbox …  label 36.13,-5.35
       gmap find world.gmap "united" --json
+
+    """
+
+    static let export = """
+    gmap export MAP -o OUT.geojson [--layer NAME] [--force] [-q]
+
+    Writes the map's features back as a GeoJSON FeatureCollection, one feature per line, in the
+    map's order (smallest area first), so that a map can be inspected in any GIS tool and diffed.
+    The map keeps no rings, only each feature's edges in the tiles they touch: the export reads
+    every edge once, chains the edges into rings (the source's rings where the tiles say how they
+    continue), and groups the rings into polygons. A ring inside an odd number of the feature's
+    other rings is a hole of the smallest ring around it; outer rings are written
+    counter-clockwise and holes clockwise (RFC 7946). Coordinates are the quantized ones,
+    written exactly (at 1e-7°: -5.3583868, 36.11, 180).
+
+    Each Feature has its id as its "id" member and the kept properties with their JSON kinds. When
+    gmap build's automatic id choice (\(BuildOptions.automaticIdProperties.joined(separator: ", ")),
+    then the "id" member) would pick another value, an "id" property holding the id is added first,
+    so "gmap build OUT.geojson --keep all" at the map's precision gives a map with the same
+    features that answers every point the same, and exporting that map gives the same bytes
+    again. (A feature whose own rings overlap, such as the same ring twice, can get another area
+    and so another place among the features it overlaps; the export of the rebuilt map is then
+    the fixed point.) Rings that run along one segment and back, which change no answer, are
+    left out. The summary on stderr gives the build command.
+
+    A map of several layers exports one layer (the first unless --layer says which); export each
+    layer to its own file and build them again with --layer NAME=FILE.
+
+    The map's CRC-32s are checked first, and every tile is read: a damaged map stops the export
+    with the problems found (exit 2) and leaves OUT as it was.
+
+    OPTIONS
+      -o, --output FILE   the GeoJSON file to write (required; - for standard output). It is
+                          written to a temporary file and renamed into place.
+      --layer NAME        the layer to export (default: the first)
+      --force             export a damaged map as far as it can be read, with warnings
+      -q, --quiet         print no summary
+
+    EXAMPLES
+      gmap export world.gmap -o world.geojson
+      gmap export world.gmap -o tz.geojson --layer timezone
+      gmap export world.gmap -o - | head -c 300
 
     """
 

@@ -16,6 +16,12 @@ final class StandardOutput {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Writes bytes as they are (large ones go straight through).
+    func write(bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     func flush() {
         guard !buffer.isEmpty else { return }
         buffer.withUnsafeBytes { writeAll(descriptor: 1, $0) }

@@ -27,6 +27,11 @@ public struct TileEdge: Sendable, Equatable {
     public var featureIndex: Int
     /// Whether the feature contains the tile's south-east corner (the record's corner bit).
     public var cornerInside: Bool
+    /// Whether the edge is the first of its run. Within a run each edge follows the one before it
+    /// in its ring, so an edge that does not start a run has the previous edge given as its ring
+    /// predecessor; a run starts where the ring's previous edge does not touch the tile, or at the
+    /// ring's first edge.
+    public var startsRun: Bool
     /// The edge's start.
     public var startX: Int64, startY: Int64
     /// The edge's end.
@@ -124,8 +129,10 @@ extension TileRecordReader {
             guard featureIndex < UInt64(featureCount) else { return false }
             let feature = Int(featureIndex), corner = (head & 1) == 1
             for _ in 0..<runCount {
+                var first = true
                 let problem = readRun { ax, ay, bx, by in
-                    body(TileEdge(featureIndex: feature, cornerInside: corner, startX: ax, startY: ay, endX: bx, endY: by))
+                    body(TileEdge(featureIndex: feature, cornerInside: corner, startsRun: first, startX: ax, startY: ay, endX: bx, endY: by))
+                    first = false
                 }
                 guard problem == nil else { return false }
             }

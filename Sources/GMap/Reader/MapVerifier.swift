@@ -307,3 +307,17 @@ public struct MapVerifier {
         return String(repeating: "0", count: 8 - text.count) + text
     }
 }
+
+extension GMap {
+    /// The sections of the file whose bytes do not match the CRC-32 in the section table, or that
+    /// lie outside the file: a quick check that the bytes are the ones the writer wrote, in time
+    /// proportional to the file. ``MapVerifier`` checks this and every structure besides.
+    public var sectionsFailingChecksum: [SectionInfo] {
+        let span = self.span
+        return sections.filter { section in
+            guard section.offset <= UInt64(Int.max), section.length <= UInt64(Int.max),
+                  let bytes = span.getBytes(at: Int(section.offset), length: Int(section.length)) else { return true }
+            return CRC32.checksum(bytes) != section.crc
+        }
+    }
+}

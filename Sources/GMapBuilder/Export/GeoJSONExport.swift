@@ -1,0 +1,206 @@
+import GMap
+
+/// What an export wrote, and what it found wrong.
+public struct ExportReport: Sendable, Equatable {
+    /// Features written (every feature of the layer, in the map's order: smallest area first).
+    public var featureCount = 0
+    /// Polygons written (an outer ring with its holes).
+    public var polygonCount = 0
+    /// Rings written.
+    public var ringCount = 0
+    /// Positions written, each ring's closing one included.
+    public var vertexCount = 0
+    /// Edges read back from the tiles, each once.
+    public var edgeCount = 0
+    /// Bytes written.
+    public var byteCount = 0
+    /// Features given an `id` property so that `gmap build` picks their id without `--id`.
+    public var idPropertiesAdded = 0
+    /// Ids of features that keep an `id` property with another value, so that a rebuild without
+    /// `--id` would pick that value instead (the Feature's `"id"` member still holds the id).
+    public var idsNotReproducible: [String] = []
+    /// Property values whose stored text was not valid JSON of their kind, written as strings.
+    public var valuesWrittenAsStrings = 0
+    /// Rings of two edges (along one segment and back) left out: they change no answer.
+    public var droppedRings = 0
+    /// What is wrong with the map: damaged sections, unreadable tiles, rings that do not close.
+    /// Empty for a sound map.
+    public var problems: [String] = []
+
+    /// An empty report.
+    public init() {}
+}
+
+/// Why an export failed: the map is damaged (the problems say where), or the output failed.
+public struct ExportError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// The sentence shown to the user.
+    public var description: String
+    /// Each problem found in the map, when the map is damaged.
+    public var problems: [String]
+
+    /// An error with a message and the problems behind it.
+    public init(_ description: String, problems: [String] = []) {
+        self.description = description
+        self.problems = problems
+    }
+}
+
+/// Writes a map layer's features back as a GeoJSON FeatureCollection.
+///
+/// The map stores no rings, only each feature's edges in the tiles they touch; the export reads
+/// every edge once (``RecoveredEdges``), chains them into rings (``RingChainer``), and groups the
+/// rings into polygons with outer rings counter-clockwise and holes clockwise
+/// (``PolygonAssembler``). Coordinates are the quantized ones, written exactly
+/// (``DegreeText``). Each feature carries its id as the Feature's `"id"` member, its kept
+/// properties in their JSON kinds, and an `id` property holding the id when `gmap build`'s
+/// automatic choice (`id`, `tzid`, `iso_3166_2`, `iso_a2`, `ISO_A2`, `name`, then the `"id"`
+/// member) would otherwise pick another value. Building the output again at the same precision
+/// gives a map with the same features, answering every point the same; with `--keep all`,
+/// exporting that map gives the same bytes again.
+///
+/// One caveat on order: the builder orders features by area, summed over the polygons as the
+/// source grouped them (outer ring minus its holes). Where a feature's rings overlap each other
+/// (the same ring twice, overlapping parts), the source's grouping can differ from the even-odd
+/// one written here, so the rebuilt map can give such a feature another area, and with it
+/// another place among the features it overlaps. From the first rebuild on the export is a
+/// fixed point. For rings that do not overlap (valid polygons) the grouping is the source's.
+///
+/// One feature per line, written in chunks of about a megabyte, so memory stays proportional to
+/// the layer's edges (about 24 bytes each) rather than to the text.
+public struct GeoJSONExport: Sendable {
+    /// Whether to write what can be read from a damaged map instead of failing.
+    public var allowsDamage: Bool
+
+    /// An export; with `allowsDamage`, a damaged map is written as far as it can be read, its
+    /// problems listed in the report.
+    public init(allowsDamage: Bool = false) {
+        self.allowsDamage = allowsDamage
+    }
+
+    /// How many bytes are gathered before they are handed to the output.
+    static let chunkSize = 1 << 20
+
+    /// Writes every feature of `map` (one layer) as GeoJSON, handing the text to `output` in chunks.
+    ///
+    /// Throws ``ExportError`` when the map is damaged (unless ``allowsDamage``), and whatever
+    /// `output` throws.
+    public func write(_ map: GMap, to output: ([UInt8]) throws -> Void) throws -> ExportReport {
+        var report = ExportReport()
+        for section in map.sectionsFailingChecksum {
+            report.problems.append("section \(section.tag) (\(section.length) bytes at byte \(section.offset)) does not match its CRC-32")
+        }
+        var collected = RecoveredEdges(map: map)
+        if collected.unreadableTiles > 0 {
+            report.problems.append("\(collected.unreadableTiles) tile directory entries cannot be read")
+        }
+        if collected.corruptRecords > 0 {
+            report.problems.append("\(collected.corruptRecords) tile records end in damage")
+        }
+        if collected.edgesOutOfRange > 0 {
+            report.problems.append("\(collected.edgesOutOfRange) edges lie outside the coordinate range")
+        }
+        try checkDamage(report)
+
+        let degrees = DegreeText(quantizer: map.quantizer)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.chunkSize + (1 << 16))
+        bytes.append(contentsOf: "{\"type\":\"FeatureCollection\",\"features\":[\n".utf8)
+        var openChains = 0
+        for index in 0..<map.featureCount {
+            guard let feature = map.feature(at: index) else { continue }
+            let edges = collected.edgesByFeature[index]
+            collected.edgesByFeature[index] = []
+            report.edgeCount += edges.count
+            let chainer = RingChainer(edges: edges)
+            openChains += chainer.openChains
+            report.droppedRings += chainer.droppedRings
+            let polygons = PolygonAssembler(rings: chainer.rings).polygons
+            if index > 0 { bytes.append(contentsOf: ",\n".utf8) }
+            appendFeature(feature, polygons: polygons, degrees: degrees, to: &bytes, report: &report)
+            if bytes.count >= Self.chunkSize { try flush(&bytes, into: output, report: &report) }
+        }
+        if openChains > 0 {
+            report.problems.append("\(openChains) rings do not close (edges are missing); each was closed straight back to its start")
+            try checkDamage(report)
+        }
+        bytes.append(contentsOf: "\n]}\n".utf8)
+        try flush(&bytes, into: output, report: &report)
+        return report
+    }
+
+    private func checkDamage(_ report: ExportReport) throws {
+        guard !allowsDamage, !report.problems.isEmpty else { return }
+        throw ExportError("the map is damaged: " + report.problems.joined(separator: "; "), problems: report.problems)
+    }
+
+    private func flush(_ bytes: inout [UInt8], into output: ([UInt8]) throws -> Void, report: inout ExportReport) throws {
+        guard !bytes.isEmpty else { return }
+        try output(bytes)
+        report.byteCount += bytes.count
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// `{"type":"Feature","id":…,"properties":{…},"geometry":{…}}` without a line break.
+    private func appendFeature(_ feature: Feature, polygons: [[ExportRing]], degrees: DegreeText,
+                               to bytes: inout [UInt8], report: inout ExportReport) {
+        let id = feature.id
+        var properties = feature.properties
+        if (Self.automaticId(of: properties) ?? id) != id {
+            if properties.contains(where: { $0.key == "id" }) {
+                report.idsNotReproducible.append(id)
+            } else {
+                properties.insert(Property(key: "id", value: id, kind: .string), at: 0)
+                report.idPropertiesAdded += 1
+            }
+        }
+        bytes.append(contentsOf: "{\"type\":\"Feature\",\"id\":".utf8)
+        JSONWriting.appendString(id, to: &bytes)
+        bytes.append(contentsOf: ",\"properties\":{".utf8)
+        for (position, property) in properties.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONWriting.appendString(property.key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            if !JSONWriting.appendValue(property, to: &bytes) { report.valuesWrittenAsStrings += 1 }
+        }
+        bytes.append(contentsOf: "},\"geometry\":{\"type\":".utf8)
+        let single = polygons.count == 1
+        bytes.append(contentsOf: (single ? "\"Polygon\"" : "\"MultiPolygon\"").utf8)
+        bytes.append(contentsOf: ",\"coordinates\":".utf8)
+        if !single { bytes.append(UInt8(ascii: "[")) }
+        for (polygonPosition, polygon) in polygons.enumerated() {
+            if polygonPosition > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "["))
+            for (ringPosition, ring) in polygon.enumerated() {
+                if ringPosition > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(UInt8(ascii: "["))
+                for vertex in 0..<ring.vertexCount {
+                    if vertex > 0 { bytes.append(UInt8(ascii: ",")) }
+                    bytes.append(UInt8(ascii: "["))
+                    degrees.append(Int64(ring.xs[vertex]), to: &bytes)
+                    bytes.append(UInt8(ascii: ","))
+                    degrees.append(Int64(ring.ys[vertex]), to: &bytes)
+                    bytes.append(UInt8(ascii: "]"))
+                }
+                bytes.append(UInt8(ascii: "]"))
+                report.ringCount += 1
+                report.vertexCount += ring.vertexCount
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+        if !single { bytes.append(UInt8(ascii: "]")) }
+        bytes.append(contentsOf: "}}".utf8)
+        report.polygonCount += polygons.count
+        report.featureCount += 1
+    }
+
+    /// The id `gmap build` would choose from these properties without `--id`, or nil when none of
+    /// ``BuildOptions/automaticIdProperties`` is present (it then takes the Feature's `"id"` member).
+    static func automaticId(of properties: [Property]) -> String? {
+        for name in BuildOptions.automaticIdProperties {
+            if let property = properties.first(where: { $0.key == name }), property.kind != .null {
+                return property.value
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,454 @@
+import Foundation
+import XCTest
+import GMap
+import GMapBuilder
+
+/// `GeoJSONExport`: a map written back as GeoJSON builds into a map that answers every point the
+/// same, and exporting that map gives the same bytes again.
+final class ExportTests: XCTestCase {
+    private var temporary: URL!
+
+    override func setUpWithError() throws {
+        temporary = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        if let temporary { try? FileManager.default.removeItem(at: temporary) }
+    }
+
+    // MARK: Helpers
+
+    /// The export of `map` as bytes, with its report.
+    static func export(_ map: GMap, allowsDamage: Bool = false) throws -> (bytes: [UInt8], report: ExportReport) {
+        var bytes: [UInt8] = []
+        let report = try GeoJSONExport(allowsDamage: allowsDamage).write(map) { bytes.append(contentsOf: $0) }
+        XCTAssertEqual(report.byteCount, bytes.count)
+        return (bytes, report)
+    }
+
+    /// Builds a map from features, returning the map, its bytes and the build report.
+    static func build(_ features: [SourceFeature], configure: (inout BuildOptions) -> Void = { _ in }) throws -> (map: GMap, report: BuildReport) {
+        var options = BuildOptions()
+        configure(&options)
+        var builder = try MapBuilder(options: options)
+        for feature in features { try builder.add(feature) }
+        let (bytes, report) = try builder.finish()
+        return (try GMap(bytes: bytes), report)
+    }
+
+    /// Builds a map from GeoJSON bytes the way `gmap build FILE --keep all` does, with `quantizer`.
+    func rebuild(_ geoJSON: [UInt8], quantizer: Quantizer = .standard, configure: (inout BuildOptions) -> Void = { _ in }) throws -> (map: GMap, report: BuildReport) {
+        let file = temporary.appendingPathComponent("export-\(UUID().uuidString).geojson")
+        try Data(geoJSON).write(to: file)
+        var options = BuildOptions()
+        options.keptProperties = nil
+        options.quantizer = quantizer
+        configure(&options)
+        var builder = try MapBuilder(options: options)
+        try GeoJSONImport.read(path: file.path, into: &builder)
+        let (bytes, report) = try builder.finish()
+        return (try GMap(bytes: bytes), report)
+    }
+
+    /// The points where two maps' `lookupAll` ids differ (at most `limit` of them), and how many
+    /// points had an answer.
+    static func disagreements(_ first: GMap, _ second: GMap, points: [(Double, Double)], limit: Int = 10) -> (problems: [String], answered: Int) {
+        var problems: [String] = [], answered = 0
+        for (latitude, longitude) in points {
+            let a = first.lookupAll(latitude: latitude, longitude: longitude).map(\.id)
+            let b = second.lookupAll(latitude: latitude, longitude: longitude).map(\.id)
+            if !a.isEmpty { answered += 1 }
+            if a != b, problems.count < limit { problems.append("(\(latitude), \(longitude)): \(a) before, \(b) after") }
+        }
+        return (problems, answered)
+    }
+
+    /// `count` points: a third uniform over the world, a third uniform in `region`, and a third on a
+    /// lattice of `step` degrees in `region` (on edges and vertices of the fixtures).
+    static func points(count: Int, region: (west: Double, south: Double, east: Double, north: Double), step: Double, seed: UInt64) -> [(Double, Double)] {
+        var random = OracleCheck.SplitMix(state: seed)
+        func unit() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
+        var result: [(Double, Double)] = []
+        result.reserveCapacity(count)
+        for index in 0..<count {
+            switch index % 3 {
+            case 0: result.append((unit() * 180 - 90, unit() * 360 - 180))
+            case 1: result.append((region.south + unit() * (region.north - region.south), region.west + unit() * (region.east - region.west)))
+            default:
+                let latitude = region.south + (unit() * (region.north - region.south) / step).rounded(.down) * step
+                let longitude = region.west + (unit() * (region.east - region.west) / step).rounded(.down) * step
+                result.append((latitude, longitude))
+            }
+        }
+        return result
+    }
+
+    /// Every `stride`-th vertex of a GeoJSON text, as (latitude, longitude), and points a little
+    /// north-east and south-west of it: the places where answers are decided by the boundary rule.
+    static func boundaryPoints(of geoJSON: [UInt8], stride: Int, in directory: URL) throws -> [(Double, Double)] {
+        let file = directory.appendingPathComponent("points-\(UUID().uuidString).geojson")
+        try Data(geoJSON).write(to: file)
+        var reader = try GeoJSONReader(path: file.path)
+        var result: [(Double, Double)] = []
+        var counter = 0
+        _ = try reader.forEachFeature { feature in
+            guard case .polygons(let polygons) = feature.geometry else { return }
+            for ring in polygons.joined() {
+                for position in ring {
+                    counter += 1
+                    guard counter % stride == 0 else { continue }
+                    result.append((position.latitude, position.longitude))
+                    result.append((position.latitude + 3e-7, position.longitude + 3e-7))
+                    result.append((position.latitude - 3e-7, position.longitude - 3e-7))
+                }
+            }
+        }
+        return result
+    }
+
+    /// Fails with the first differing line (shortened) when two exports differ.
+    static func assertSameText(_ actual: [UInt8], _ expected: [UInt8], _ message: String = "", file: StaticString = #filePath, line: UInt = #line) {
+        guard actual != expected else { return }
+        let actualLines = actual.split(separator: 10, omittingEmptySubsequences: false)
+        let expectedLines = expected.split(separator: 10, omittingEmptySubsequences: false)
+        let index = (0..<min(actualLines.count, expectedLines.count)).first { actualLines[$0] != expectedLines[$0] } ?? min(actualLines.count, expectedLines.count)
+        func shown(_ lines: [ArraySlice<UInt8>]) -> String {
+            index < lines.count ? String(String(decoding: lines[index], as: UTF8.self).prefix(300)) : "(no line)"
+        }
+        XCTFail("\(message): the exports differ at line \(index + 1): \(shown(actualLines)) instead of \(shown(expectedLines))", file: file, line: line)
+    }
+
+    private var fixturePath: String { TestSupport.fixtures.appendingPathComponent("all-fixtures.geojson").path }
+
+    // MARK: Fixtures
+
+    /// Holes, enclaves, a bow-tie, the antimeridian, overlaps and the pole, with edges in few and in
+    /// very many tiles: the rebuilt map answers 200,000 points the same, and exports to the same bytes.
+    func testFixturesRoundTrip() throws {
+        let known = try TestSupport.knownLocations(TestSupport.fixtures.appendingPathComponent("known-fixtures.csv")).map { ($0.latitude, $0.longitude) }
+        let points = known + Self.points(count: 200_000, region: (-5, -5, 115, 50), step: 0.5, seed: 11)
+        for maximumEdges in [48, 1] {
+            var options = BuildOptions()
+            options.idProperty = "id"
+            options.keptProperties = ["name"]
+            options.maximumEdgesPerTile = maximumEdges
+            var builder = try MapBuilder(options: options)
+            try GeoJSONImport.read(path: fixturePath, into: &builder)
+            let (bytes, built) = try builder.finish()
+            let original = try GMap(bytes: bytes)
+
+            let (geoJSON, report) = try Self.export(original)
+            XCTAssertEqual(report.problems, [])
+            XCTAssertEqual(report.featureCount, built.featureCount)
+            XCTAssertEqual(report.ringCount, built.ringCount, "every ring comes back once (max edges \(maximumEdges))")
+            XCTAssertEqual(report.vertexCount, built.vertexCount, "every edge comes back once (max edges \(maximumEdges))")
+            XCTAssertEqual(report.edgeCount, built.vertexCount - built.ringCount)
+
+            let rebuilt = try rebuild(geoJSON) { $0.maximumEdgesPerTile = maximumEdges }.map
+            XCTAssertEqual(rebuilt.features.map(\.id), original.features.map(\.id), "same features in the same order")
+            let (problems, answered) = Self.disagreements(original, rebuilt, points: points)
+            XCTAssertEqual(problems, [], "max edges \(maximumEdges)")
+            XCTAssertGreaterThan(answered, 20_000)
+            for point in try TestSupport.knownLocations(TestSupport.fixtures.appendingPathComponent("known-fixtures.csv")) {
+                XCTAssertEqual(rebuilt.lookup(latitude: point.latitude, longitude: point.longitude)?.id, point.expected)
+            }
+            Self.assertSameText(try Self.export(rebuilt).bytes, geoJSON, "exporting the rebuilt map gives the same bytes")
+        }
+    }
+
+    /// The fixture export, line by line: holes clockwise and outer rings counter-clockwise, the
+    /// bow-tie as stored, FJ's two parts, exact coordinates and the added id property.
+    func testFixtureExportText() throws {
+        let map = try TestSupport.build(geoJSON: fixturePath) { $0.idProperty = "id"; $0.keptProperties = ["name"] }.map
+        let text = String(decoding: try Self.export(map).bytes, as: UTF8.self)
+        let lines = text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "{\"type\":\"FeatureCollection\",\"features\":[")
+        XCTAssertEqual(lines.last, "]}")
+        XCTAssertEqual(lines.count, map.featureCount + 2, "one feature per line")
+        XCTAssertTrue(lines.contains("{\"type\":\"Feature\",\"id\":\"HOLE\",\"properties\":{\"id\":\"HOLE\",\"name\":\"Square with a hole\"},"
+            + "\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[[0,0],[10,0],[10,10],[0,10],[0,0]],[[3,3],[3,7],[7,7],[7,3],[3,3]]]}},"), text)
+        XCTAssertTrue(text.contains("\"id\":\"FJ\",\"properties\":{\"id\":\"FJ\",\"name\":\"Split at 180\"},\"geometry\":{\"type\":\"MultiPolygon\",\"coordinates\":"
+            + "[[[[-180,-18],[-178,-18],[-178,-16],[-180,-16],[-180,-18]]],[[[178,-18],[180,-18],[180,-16],[178,-16],[178,-18]]]]"), text)
+        XCTAssertTrue(text.contains("[[[60,0],[70,10],[70,0],[60,10],[60,0]]]"), "the bow-tie keeps its crossing ring")
+        XCTAssertTrue(text.contains("[[[40,0],[45,0],[46,3],[44.5,6],[45.5,10],[40,10],[40,0]],[[41,4],[41,5],[42,5],[42,4],[41,4]]]"),
+                      "A with B's enclave as its hole")
+        XCTAssertTrue(text.contains("[0,-70.5]"))
+        let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        XCTAssertEqual((parsed?["features"] as? [Any])?.count, map.featureCount, "the output is valid JSON")
+    }
+
+    /// Edges that occur more than once: a square three times, a square twice with a third ring,
+    /// and a ring that runs around twice. Counting an edge once per tile it touches, or once per
+    /// map instead of once per occurrence, changes the ring counts and the answers.
+    ///
+    /// The builder orders features by the areas of their polygons as grouped in the source, and
+    /// the export groups these overlapping rings by the even-odd rule instead (DOUBLE's area
+    /// falls from 127 to 1 square degree), so the rebuilt map may list them in another order: the
+    /// answers agree, and from the first rebuild on the export is a fixed point.
+    func testRepeatedEdgesKeepTheirMultiplicity() throws {
+        let square: [(longitude: Double, latitude: Double)] = [(0, 0), (8, 0), (8, 8), (0, 8), (0, 0)]
+        let small: [(longitude: Double, latitude: Double)] = [(2, 2), (3, 2), (3, 3), (2, 3), (2, 2)]
+        let features = [
+            SourceFeature(id: "TRIPLE", polygons: [[square], [square], [square]]),
+            SourceFeature(id: "DOUBLE", polygons: [[square, small], [square]]),
+            SourceFeature(id: "TWICE", polygons: [[[(10, 0), (18, 0), (18, 8), (10, 8), (10, 0), (18, 0), (18, 8), (10, 8), (10, 0)]]]),
+            SourceFeature(id: "SHARED", polygons: [[[(20, 0), (24, 0), (24, 4), (20, 4)]], [[(24, 0), (28, 0), (28, 4), (24, 4)]]]),
+        ]
+        for maximumEdges in [48, 1] {
+            let (original, built) = try Self.build(features) { $0.maximumEdgesPerTile = maximumEdges; $0.maximumDepth = 3; $0.tileSize = 10_000_000 }
+            let (geoJSON, report) = try Self.export(original)
+            XCTAssertEqual(report.ringCount, built.ringCount)
+            XCTAssertEqual(report.vertexCount, built.vertexCount)
+            let rebuilt = try rebuild(geoJSON) { $0.maximumEdgesPerTile = maximumEdges; $0.maximumDepth = 3; $0.tileSize = 10_000_000 }.map
+            XCTAssertEqual(rebuilt.features.map(\.id).sorted(), original.features.map(\.id).sorted())
+            // The square given twice is an outer ring with itself as its hole: the even-odd region is the small square.
+            XCTAssertTrue(String(decoding: geoJSON, as: UTF8.self).contains("\"id\":\"DOUBLE\",\"properties\":{},\"geometry\":{\"type\":\"MultiPolygon\",\"coordinates\":"
+                + "[[[[0,0],[8,0],[8,8],[0,8],[0,0]],[[0,0],[0,8],[8,8],[8,0],[0,0]]],[[[2,2],[3,2],[3,3],[2,3],[2,2]]]]"))
+            XCTAssertEqual(original.lookupAll(latitude: 5, longitude: 5).map(\.id), ["TRIPLE"])
+            XCTAssertEqual(original.lookupAll(latitude: 2.5, longitude: 2.5).map(\.id), ["DOUBLE", "TRIPLE"])
+            XCTAssertEqual(original.lookupAll(latitude: 5, longitude: 15).map(\.id), [])
+            let points = Self.points(count: 30_000, region: (-1, -1, 29, 9), step: 0.25, seed: 5)
+            XCTAssertEqual(Self.disagreements(original, rebuilt, points: points).problems, [], "max edges \(maximumEdges)")
+            let again = try Self.export(rebuilt).bytes
+            let rebuiltTwice = try rebuild(again) { $0.maximumEdgesPerTile = maximumEdges; $0.maximumDepth = 3; $0.tileSize = 10_000_000 }.map
+            XCTAssertEqual(rebuiltTwice.features.map(\.id), rebuilt.features.map(\.id))
+            Self.assertSameText(try Self.export(rebuiltTwice).bytes, again)
+        }
+    }
+
+    // MARK: Coordinates, properties and ids
+
+    func testCoordinatesAreExactAndShortest() throws {
+        let feature = SourceFeature(id: "X", polygons: [[[(-5.3583868, 36.1105004), (0.3, 36.11), (0.3000001, 37), (-0.0000001, 36.5)]]])
+        let text = String(decoding: try Self.export(try Self.build([feature]).map).bytes, as: UTF8.self)
+        for expected in ["[-5.3583868,36.1105004]", "[0.3,36.11]", "[0.3000001,37]", "[-0.0000001,36.5]"] {
+            XCTAssertTrue(text.contains(expected), "\(expected) in \(text)")
+        }
+        // A precision that is not a power of ten: the fewest decimals that quantize back.
+        let coarse = try XCTUnwrap(Quantizer(unitsPerDegree: 3600))
+        let arcSeconds = SourceFeature(id: "S", polygons: [[[(0, 0), (1.0 / 3600, 0), (1.0 / 3600, 10.5), (-179.99, 10.5)]]])
+        let map = try Self.build([arcSeconds]) { $0.quantizer = coarse }.map
+        let coarseText = try Self.export(map).bytes
+        XCTAssertTrue(String(decoding: coarseText, as: UTF8.self).contains("[0.0003,0]"), String(decoding: coarseText, as: UTF8.self))
+        let rebuilt = try rebuild(coarseText, quantizer: coarse).map
+        Self.assertSameText(try Self.export(rebuilt).bytes, coarseText)
+        let points = Self.points(count: 20_000, region: (-180, -1, 1, 11), step: 1.0 / 3600, seed: 3)
+        XCTAssertEqual(Self.disagreements(map, rebuilt, points: points).problems, [])
+    }
+
+    /// Every property kind, escapes and non-ASCII text survive a round trip; a value whose text
+    /// is not JSON of its kind is written as a string.
+    func testPropertiesOfEveryKindSurvive() throws {
+        let properties: [SourceFeature.KeptProperty] = [
+            .init(key: "name", value: "São \"Tomé\" \\ back\nslash\t\u{1}\u{7F} 🌍", kind: .string),
+            .init(key: "pop", value: "-1.5e3", kind: .number),
+            .init(key: "zero", value: "0", kind: .number),
+            .init(key: "sovereign", value: "true", kind: .boolean),
+            .init(key: "disputed", value: "false", kind: .boolean),
+            .init(key: "note", value: "", kind: .null),
+            .init(key: "codes", value: "{\"a\":[1,2.5,\"x\"],\"b\":null}", kind: .json),
+            .init(key: "empty key \"quoted\"", value: "", kind: .string),
+        ]
+        let feature = SourceFeature(id: "ST", properties: properties, polygons: [[[(6, 0), (7, 0), (7, 1), (6, 1)]]])
+        let (geoJSON, report) = try Self.export(try Self.build([feature]) { $0.keptProperties = nil }.map)
+        XCTAssertEqual(report.valuesWrittenAsStrings, 0)
+        XCTAssertEqual(report.idPropertiesAdded, 1, "name would be taken as the id")
+        let rebuilt = try rebuild(geoJSON).map
+        let back = try XCTUnwrap(rebuilt.feature(at: 0))
+        XCTAssertEqual(back.id, "ST")
+        XCTAssertEqual(back.properties, [Property(key: "id", value: "ST", kind: .string)] + properties.map { Property(key: $0.key, value: $0.value, kind: $0.kind) })
+        Self.assertSameText(try Self.export(rebuilt).bytes, geoJSON)
+
+        let broken = SourceFeature(id: "B", properties: [.init(key: "n", value: "12 apples", kind: .number), .init(key: "j", value: "{oops", kind: .json),
+                                                         .init(key: "b", value: "yes", kind: .boolean)],
+                                   polygons: [[[(6, 0), (7, 0), (7, 1), (6, 1)]]])
+        let (brokenJSON, brokenReport) = try Self.export(try Self.build([broken]) { $0.keptProperties = nil }.map)
+        XCTAssertEqual(brokenReport.valuesWrittenAsStrings, 3)
+        XCTAssertTrue(String(decoding: brokenJSON, as: UTF8.self).contains("\"n\":\"12 apples\",\"j\":\"{oops\",\"b\":\"yes\""))
+        XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(brokenJSON)))
+    }
+
+    /// An id property is added only when the automatic choice would pick something else; a kept
+    /// `id` property with another value is reported.
+    func testIdsSurviveAnAutomaticRebuild() throws {
+        let shape: [[[(longitude: Double, latitude: Double)]]] = [[[(0, 0), (1, 0), (1, 1), (0, 1)]]]
+        let features = [
+            SourceFeature(id: "GI", properties: [.init(key: "name", value: "Gibraltar"), .init(key: "iso_a2", value: "GI")], polygons: shape),
+            SourceFeature(id: "Europe/Paris", properties: [.init(key: "name", value: "Paris")], polygons: shape),
+            SourceFeature(id: "7", properties: [], polygons: shape),
+            SourceFeature(id: "X", properties: [.init(key: "id", value: "other")], polygons: shape),
+        ]
+        let original = try Self.build(features) { $0.keptProperties = nil }.map
+        let (geoJSON, report) = try Self.export(original)
+        XCTAssertEqual(report.idPropertiesAdded, 1, "only Europe/Paris needs one: GI has iso_a2, 7 has none of the names")
+        XCTAssertEqual(report.idsNotReproducible, ["X"])
+        let text = String(decoding: geoJSON, as: UTF8.self)
+        XCTAssertTrue(text.contains("\"id\":\"Europe/Paris\",\"properties\":{\"id\":\"Europe/Paris\",\"name\":\"Paris\"}"), text)
+        XCTAssertTrue(text.contains("\"id\":\"GI\",\"properties\":{\"name\":\"Gibraltar\",\"iso_a2\":\"GI\"}"), text)
+        XCTAssertTrue(text.contains("\"id\":\"7\",\"properties\":{}"), text)
+        let rebuilt = try rebuild(geoJSON).map
+        XCTAssertEqual(rebuilt.features.map(\.id), ["GI", "Europe/Paris", "7", "other"])
+    }
+
+    /// A feature whose rings all vanished in quantization is kept, with no polygons.
+    func testFeatureWithoutRingsIsKept() throws {
+        let features = [
+            SourceFeature(id: "TINY", polygons: [[[(0, 0), (0.00000001, 0), (0.00000001, 0.00000001)]]]),
+            SourceFeature(id: "SQUARE", polygons: [[[(0, 0), (1, 0), (1, 1), (0, 1)]]]),
+        ]
+        let original = try Self.build(features).map
+        let (geoJSON, _) = try Self.export(original)
+        XCTAssertTrue(String(decoding: geoJSON, as: UTF8.self).contains("\"id\":\"TINY\",\"properties\":{},\"geometry\":{\"type\":\"MultiPolygon\",\"coordinates\":[]}"))
+        let rebuilt = try rebuild(geoJSON).map
+        XCTAssertEqual(rebuilt.features.map(\.id), original.features.map(\.id))
+        Self.assertSameText(try Self.export(rebuilt).bytes, geoJSON)
+    }
+
+    // MARK: Layers and damage
+
+    func testLayerOfAMapOfSeveralLayers() throws {
+        let map = try LayerTests.layeredMap()
+        let state = try XCTUnwrap(map.layer(named: "state"))
+        let text = String(decoding: try Self.export(state).bytes, as: UTF8.self)
+        XCTAssertTrue(text.contains("\"id\":\"US-TX\""))
+        XCTAssertFalse(text.contains("\"id\":\"US\""))
+        let first = String(decoding: try Self.export(map).bytes, as: UTF8.self)
+        XCTAssertTrue(first.contains("\"id\":\"GI\"") && first.contains("\"id\":\"US\""), "the map itself is its first layer")
+        XCTAssertFalse(first.contains("US-TX"))
+    }
+
+    /// Flipped bytes in TILE: an error naming the section, or with `allowsDamage` a partial
+    /// export with the problems listed; never a crash, wherever the damage is.
+    func testDamagedMapGivesAnErrorNotACrash() throws {
+        let bytes = try TestSupport.build(geoJSON: fixturePath) { $0.idProperty = "id"; $0.maximumEdgesPerTile = 4 }.bytes
+        let sound = try GMap(bytes: bytes)
+        let tiles = try XCTUnwrap(sound.sections.first { $0.tag == "TILE" })
+        var damaged = bytes
+        damaged[Int(tiles.offset + tiles.length / 2)] ^= 0x5A
+        let map = try GMap(bytes: damaged)
+        XCTAssertThrowsError(try Self.export(map)) { error in
+            let failure = error as? ExportError
+            XCTAssertTrue(failure?.description.contains("section TILE") ?? false, "\(error)")
+        }
+        var random = OracleCheck.SplitMix(state: 99)
+        for _ in 0..<300 {
+            var copy = bytes
+            for _ in 0..<3 {
+                let position = Int(tiles.offset) + Int(random.next() % tiles.length)
+                copy[position] ^= UInt8(truncatingIfNeeded: random.next() | 1)
+            }
+            guard let opened = try? GMap(bytes: copy) else { continue }
+            let (_, report) = try Self.export(opened, allowsDamage: true)
+            XCTAssertFalse(report.problems.isEmpty)
+        }
+    }
+
+    // MARK: Real data
+
+    func testCountries110mRoundTrip() throws { try checkDataset("countries-110m.geojson", id: "iso_a2", seed: 110) }
+    func testCountries10mRoundTrip() throws { try checkDataset("countries-10m.geojson", id: "iso_a2", seed: 10) }
+
+    /// Builds a dataset, exports it, builds the export: same rings and vertices, same answers on
+    /// 200,000 points and near every 20th vertex, and the same bytes when exported again.
+    private func checkDataset(_ name: String, id: String, seed: UInt64) throws {
+        let path = try TestSupport.sharedFile(name).path
+        var options = BuildOptions()
+        options.idProperty = id
+        options.keptProperties = ["name", "iso_a3"]
+        var builder = try MapBuilder(options: options)
+        try GeoJSONImport.read(path: path, into: &builder)
+        let (bytes, built) = try builder.finish()
+        let original = try GMap(bytes: bytes)
+        let (geoJSON, report) = try Self.export(original)
+        XCTAssertEqual(report.problems, [])
+        XCTAssertEqual(report.ringCount, built.ringCount)
+        XCTAssertEqual(report.vertexCount, built.vertexCount)
+        XCTAssertEqual(report.droppedRings, 0)
+        let rebuilt = try rebuild(geoJSON)
+        XCTAssertEqual(rebuilt.report.ringCount, built.ringCount)
+        XCTAssertEqual(rebuilt.report.vertexCount, built.vertexCount)
+        XCTAssertEqual(rebuilt.map.features.map(\.id), original.features.map(\.id))
+        let points = Self.points(count: 200_000, region: (-180, -90, 180, 90), step: 1, seed: seed)
+            + (try Self.boundaryPoints(of: geoJSON, stride: 20, in: temporary))
+        let (problems, answered) = Self.disagreements(original, rebuilt.map, points: points)
+        XCTAssertEqual(problems, [])
+        XCTAssertGreaterThan(answered, 50_000)
+        print("\(name): \(points.count) points, \(answered) answered, \(problems.count) disagreements; \(report.ringCount) rings, \(report.vertexCount) vertices, \(geoJSON.count) bytes")
+        Self.assertSameText(try Self.export(rebuilt.map).bytes, geoJSON, "exporting the rebuilt map gives the same bytes")
+    }
+}
+
+/// `gmap export` as users run it.
+final class ExportCommandLineTests: XCTestCase {
+    private var temporary: URL!
+
+    override func setUpWithError() throws {
+        guard CommandLineTests.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle (run swift build first)") }
+        temporary = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-export-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        if let temporary { try? FileManager.default.removeItem(at: temporary) }
+    }
+
+    private func run(_ arguments: [String]) throws -> CommandLineTests.Outcome {
+        try CommandLineTests.runGMap(arguments)
+    }
+
+    func testExportBuildExportGivesTheSameFile() throws {
+        let map = temporary.appendingPathComponent("fixtures.gmap").path
+        let fixtures = TestSupport.fixtures.appendingPathComponent("all-fixtures.geojson").path
+        XCTAssertEqual(try run(["build", fixtures, "-o", map, "--id", "id", "-q"]).status, 0)
+        let out = temporary.appendingPathComponent("out.geojson").path
+        let exported = try run(["export", map, "-o", out])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        XCTAssertTrue(exported.stderr.contains("features 12, polygons 14, rings 16"), exported.stderr)
+        XCTAssertTrue(exported.stderr.contains("gmap build \(out) -o MAP.gmap --keep all --precision 1e-7"), exported.stderr)
+        let again = temporary.appendingPathComponent("again.gmap").path
+        XCTAssertEqual(try run(["build", out, "-o", again, "--keep", "all", "--precision", "1e-7", "-q"]).status, 0)
+        let standardOutput = try run(["export", again, "-o", "-", "-q"])
+        XCTAssertEqual(standardOutput.status, 0, standardOutput.stderr)
+        XCTAssertEqual(standardOutput.stderr, "")
+        XCTAssertEqual(standardOutput.stdout, try String(contentsOfFile: out, encoding: .utf8))
+        XCTAssertEqual(try run(["query", again, "1", "1"]).stdout, "HOLE\n")
+        XCTAssertEqual(try run(["query", again, "9", "89", "--all"]).stdout, "SMALL CROSS BIG\n")
+        XCTAssertTrue(try run(["help", "export"]).stdout.contains("gmap export MAP -o OUT.geojson"))
+    }
+
+    func testLayersAndErrors() throws {
+        let map = temporary.appendingPathComponent("layers.gmap").path
+        let fixtures = TestSupport.fixtures.appendingPathComponent("all-fixtures.geojson").path
+        let square = temporary.appendingPathComponent("square.geojson").path
+        try #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"SQ"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}}]}"#
+            .write(toFile: square, atomically: true, encoding: .utf8)
+        let built = try run(["build", "-o", map, "--layer", "fixtures=\(fixtures):id", "--layer", "square=\(square)", "-q"])
+        XCTAssertEqual(built.status, 0, built.stderr)
+        let second = try run(["export", map, "-o", "-", "--layer", "square"])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(second.stdout.contains("\"id\":\"SQ\""))
+        XCTAssertEqual(second.stdout.split(separator: "\n").count, 3)
+        XCTAssertTrue(second.stderr.contains("layer square (2 of 2"), second.stderr)
+        let missing = try run(["export", map, "-o", "-", "--layer", "nope"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.contains("has no layer 'nope'; its layers are 'fixtures', 'square'"), missing.stderr)
+        XCTAssertEqual(try run(["export", map]).status, 2, "an output is required")
+
+        // A damaged map: exit 2 naming the section, and an existing output is left as it was.
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: map)))
+        let tiles = try XCTUnwrap(try GMap(bytes: bytes).sections.first { $0.tag == "TILE" })
+        bytes[Int(tiles.offset) + 3] ^= 0xFF
+        let damaged = temporary.appendingPathComponent("damaged.gmap").path
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+        let out = temporary.appendingPathComponent("kept.geojson").path
+        try "old".write(toFile: out, atomically: true, encoding: .utf8)
+        let failed = try run(["export", damaged, "-o", out])
+        XCTAssertEqual(failed.status, 2)
+        XCTAssertTrue(failed.stderr.contains("section TILE"), failed.stderr)
+        XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), "old")
+        let forced = try run(["export", damaged, "-o", out, "--force"])
+        XCTAssertEqual(forced.status, 0, forced.stderr)
+        XCTAssertTrue(forced.stderr.contains("warning: damaged map"), forced.stderr)
+    }
+}
