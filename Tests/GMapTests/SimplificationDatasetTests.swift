@@ -62,12 +62,37 @@ final class SimplificationDatasetTests: XCTestCase {
                 }.count
                 return String(format: "%.3f %%", 100 * Double(same) / Double(max(1, points.count)))
             }
+            // The simplified map answers exactly as the brute-force even-odd test over its own rings
+            // (exported from the map, so they are the rings the tiles hold).
+            let ownRings = try Self.exportedFeatures(simple)
+            XCTAssertEqual(ownRings.count, features.count)
+            let oracle = BruteForceOracle(features: ownRings, edgesPerBand: 8)
+            let oraclePoints = Array(nearBorder.prefix(100_000)) + Array(uniform.prefix(100_000))
+            let problems = OracleCheck.disagreements(map: simple, oracle: oracle, points: oraclePoints)
+            XCTAssertEqual(problems, [], "\(Int(metres)) m: the simplified map disagrees with the even-odd test over its rings")
+
             let name = SimplificationReport.format(metres) + (buffer ? " --coast-buffer" : "")
             table += "| \(name) | \(bytes.count) | \(report.vertexCount) | \(SimplificationReport.format(simplification.maximumErrorMetres)) "
             table += "| \(agreement(uniform)) | \(agreement(onLand)) | \(agreement(nearBorder)) "
             table += "| \(broken) of \(nearBorder.count), farthest \(SimplificationReport.format(farthestBroken)) from a border |\n"
         }
         print("countries-10m, \(uniform.count) uniform points (\(onLand.count) on land), \(nearBorder.count) points within 10 km of a land border:\n" + table)
+    }
+
+    /// The features of `map` as `gmap export` writes them, with the map's ids.
+    static func exportedFeatures(_ map: GMap) throws -> [SourceFeature] {
+        var bytes: [UInt8] = []
+        _ = try GeoJSONExport().write(map) { bytes.append(contentsOf: $0) }
+        var reader = GeoJSONReader(bytes: bytes)
+        var result: [SourceFeature] = []
+        _ = try reader.forEachFeature { feature in
+            guard case .polygons(let polygons) = feature.geometry else { return }
+            var id = ""
+            if case .string(let text)? = feature.id { id = text }
+            if case .number(let text)? = feature.id { id = text }
+            result.append(SourceFeature(id: id, polygons: polygons.map { $0.map { $0.map { (longitude: $0.longitude, latitude: $0.latitude) } } }))
+        }
+        return result
     }
 
     /// Points up to `farthestMetres` from a land border (a place where the full map's answer changes
