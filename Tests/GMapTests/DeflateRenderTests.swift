@@ -5,19 +5,8 @@ import GMapBuilder
 /// The DEFLATE and zlib encoders that write PNG image data: everything they write must inflate back
 /// exactly through the project's own decoder, and compress what a rendered map looks like.
 final class DeflateRenderTests: XCTestCase {
-    /// A deterministic pseudo-random generator (SplitMix64), so failures can be replayed.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
+    /// The tests' deterministic generator (SplitMix64), so failures can be replayed.
+    typealias Random = OracleCheck.SplitMix
 
     /// Inputs of every kind the encoder meets: empty, tiny, random, runs, text, rows of a flat
     /// image, sizes around the stored-block limit and the window, and more than 64 KiB.
@@ -142,4 +131,11 @@ final class DeflateRenderTests: XCTestCase {
         }
         return b << 16 | a
     }
+}
+
+extension OracleCheck.SplitMix {
+    /// `count` pseudo-random bytes.
+    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
+    /// A pseudo-random number in `0..<bound`.
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
