@@ -34,6 +34,8 @@ enum Status {
         case .unsupportedVersion: return unsupportedVersion
         case .malformed: return malformed
         case .tooLarge: return tooLarge
+        // A first layer of lines or points: this reader reads polygons, like a newer version.
+        case .unsupportedGeometry: return unsupportedVersion
         }
     }
 

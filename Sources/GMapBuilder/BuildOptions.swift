@@ -14,17 +14,27 @@ public struct BuildOptions: Sendable, Equatable {
     public var quantizer: Quantizer = .standard
     /// Width and height of a top-level tile in units; nil lets the builder choose (see ``automaticTileSize(for:quantizer:)``).
     public var tileSize: Int64?
-    /// A tile with more edges than this is split (while ``maximumDepth`` allows).
-    public var maximumEdgesPerTile: Int = 48
+    /// A tile with more edges than this is split (while ``maximumDepth`` allows): distinct edges in
+    /// format 3, edges stored per feature in format 2.
+    public var maximumEdgesPerTile: Int = 64
     /// How many parts a split tile is cut into along each axis.
-    public var splitFactor: Int = 4
+    public var splitFactor: Int = 2
     /// How many times a tile may be split.
-    public var maximumDepth: Int = 6
+    public var maximumDepth: Int = 12
+    /// The major format version to write: 3 (the default) or 2 (with ``writesLayerIndexes``
+    /// deciding between 2.1 and 2.0), for readers that predate format 3.
+    public var formatMajorVersion: UInt16 = FormatLayout.majorVersion
+    /// The tiling options format 2 was tuned for (48 edges, 4 × 4 splits, 6 levels): what
+    /// `gmap build --format 2.1` uses unless told otherwise.
+    public static let formatTwoTiling = (maximumEdgesPerTile: 48, splitFactor: 4, maximumDepth: 6)
     /// How to simplify borders before building (`--simplify`); nil keeps every vertex.
     public var simplification: Simplification?
-    /// Whether to write the format 2.1 additions: the layer table, label points and name indexes.
-    /// When false the file is a plain format 2.0 file with one layer (`gmap build --format 2.0`).
+    /// Whether to write the layer table, label points and name indexes (format 3 and 2.1). With
+    /// format 2, false writes a plain format 2.0 file with one layer (`gmap build --format 2.0`).
     public var writesLayerIndexes: Bool = true
+    /// Format 3: how to store the top-level directory (`--top`): UInt32 entries, packed, or
+    /// (the default) packed only where the entries would be a large share of the layer.
+    public var topDirectory: TopDirectoryChoice = .automatic
 
     /// The default options.
     public init() {}

@@ -42,7 +42,10 @@ public struct LayeredMapBuilder {
         guard let first = layers.first else { throw BuildError("a map needs at least one layer") }
         let options = first.builder.options
         let indexes = options.writesLayerIndexes
-        guard indexes || layers.count == 1 else { throw BuildError("a map of several layers needs format 2.1") }
+        let major = options.formatMajorVersion
+        guard major == 2 || major == 3 else { throw BuildError("format \(major) cannot be written: this builder writes 3 (the default) and 2") }
+        guard indexes || layers.count == 1 else { throw BuildError("a map of several layers needs a layer table (format 3 or 2.1)") }
+        guard layers.allSatisfy({ $0.builder.options.formatMajorVersion == major }) else { throw BuildError("every layer must have the same format version") }
         var strings = StringPool()
         var writer = MapWriter()
         var reports: [BuildReport] = []
@@ -82,8 +85,9 @@ public struct LayeredMapBuilder {
         writer.add(.strings, strings.bytes)
         reports[0].sectionSizes.append(("META", metadata.count))
         reports[0].sectionSizes.append(("STRS", strings.bytes.count))
-        let bytes = writer.bytes(quantizer: options.quantizer,
-                                 minorVersion: indexes ? FormatLayout.minorVersion : FormatLayout.minorVersionWithoutLayers)
+        let minor = major >= 3 ? FormatLayout.minorVersion
+            : indexes ? FormatLayout.minorVersionWithLayers : FormatLayout.minorVersionWithoutLayers
+        let bytes = writer.bytes(quantizer: options.quantizer, majorVersion: major, minorVersion: minor)
         for index in reports.indices { reports[index].byteCount = bytes.count }
         return (bytes, reports)
     }

@@ -23,6 +23,8 @@ public struct BuildReport: Sendable {
     public var byteCount = 0
     /// What `--simplify` did, when it was asked for; the counts above are then of the simplified rings.
     public var simplification: SimplificationReport?
+    /// Format 3: the bytes of `TILE` by what they hold; nil for format 2.
+    public var tileBytes: SharedTileBytes?
 }
 
 /// Builds a `.gmap` map from features, one feature at a time.
@@ -120,23 +122,41 @@ public struct MapBuilder {
         }
         let tileSize = options.tileSize ?? BuildOptions.automaticTileSize(for: extent, quantizer: options.quantizer)
         let index = TopLevelIndex(polygons: polygons, rank: rank, options: options, extent: extent, tileSize: tileSize)
-        var encoder = TileEncoder(polygons: polygons, options: options)
         var directory: [UInt32] = []
         directory.reserveCapacity(Int(index.grid.columns * index.grid.rows))
-        for row in 0..<index.grid.rows {
-            for column in 0..<index.grid.columns {
-                let tile = index.tile(column: column, row: row)
-                directory.append(try encoder.encode(bounds: index.bounds(column: column, row: row),
-                                                    shares: shares(of: tile, index: index, rank: rank)))
-            }
-        }
-
         var grid = index.grid
-        grid.maximumDepth = Int64(encoder.counts.deepestSplit)
-        grid.subdirectoryCount = Int64(encoder.subdirectoryCount)
         var sections: [(tag: UInt32, bytes: [UInt8])] = []
-        sections.append((tags.grid, gridSection(grid, directory: directory, subdirectories: encoder.subdirectories)))
-        sections.append((tags.tiles, encoder.records))
+        let counts: TileCounts
+        var tileBytes: SharedTileBytes?
+        if options.formatMajorVersion >= 3 {
+            var encoder = SharedTileEncoder(polygons: polygons, distinct: DistinctEdges(polygons), options: options)
+            for row in 0..<index.grid.rows {
+                for column in 0..<index.grid.columns {
+                    directory.append(try encoder.encodeTopLevel(bounds: index.bounds(column: column, row: row),
+                                                                shares: shares(of: index.tile(column: column, row: row), index: index, rank: rank)))
+                }
+            }
+            counts = encoder.counts
+            grid.maximumDepth = Int64(counts.deepestSplit)
+            grid.subdirectoryCount = Int64(encoder.nodeCount)
+            grid.topForm = TopDirectoryWriter.form(for: options.topDirectory, tiles: directory.count, tileBytes: encoder.blob.count)
+            sections.append((tags.grid, gridSection(grid, directory: directory, subdirectories: [], nodes: true)))
+            sections.append((tags.tiles, encoder.blob))
+            tileBytes = encoder.breakdown
+        } else {
+            var encoder = TileEncoder(polygons: polygons, options: options)
+            for row in 0..<index.grid.rows {
+                for column in 0..<index.grid.columns {
+                    directory.append(try encoder.encode(bounds: index.bounds(column: column, row: row),
+                                                        shares: shares(of: index.tile(column: column, row: row), index: index, rank: rank)))
+                }
+            }
+            counts = encoder.counts
+            grid.maximumDepth = Int64(counts.deepestSplit)
+            grid.subdirectoryCount = Int64(encoder.subdirectoryCount)
+            sections.append((tags.grid, gridSection(grid, directory: directory, subdirectories: encoder.subdirectories, nodes: false)))
+            sections.append((tags.tiles, encoder.records))
+        }
         let (featureBytes, propertyBytes) = try featureSections(order: order, strings: &strings)
         sections.append((tags.features, featureBytes))
         sections.append((tags.properties, propertyBytes))
@@ -152,11 +172,12 @@ public struct MapBuilder {
         report.skippedGeometries = skippedGeometries
         report.simplification = simplification
         report.grid = grid
-        report.emptyTiles = encoder.counts.emptyTiles
-        report.coveredTiles = encoder.counts.coveredTiles
-        report.recordTiles = encoder.counts.recordTiles
-        report.splitTiles = encoder.counts.splitTiles
-        let sorted = encoder.counts.edgesPerLeaf.sorted()
+        report.emptyTiles = counts.emptyTiles
+        report.coveredTiles = counts.coveredTiles
+        report.recordTiles = counts.recordTiles
+        report.splitTiles = counts.splitTiles
+        report.tileBytes = tileBytes
+        let sorted = counts.edgesPerLeaf.sorted()
         if !sorted.isEmpty {
             report.edgesPerTile = (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 99 / 100)], sorted[sorted.count - 1])
         }
@@ -196,7 +217,10 @@ public struct MapBuilder {
         }
     }
 
-    private func gridSection(_ grid: GridInfo, directory: [UInt32], subdirectories: [UInt32]) -> [UInt8] {
+    /// `GRID`: the fixed part, the top-level directory and (format 2) the sub-directories. With
+    /// `nodes` (format 3) byte 26 is the geometry kind, byte 27 the directory form (`grid.topForm`:
+    /// UInt32 entries or packed), and the count at 28 is that of the directory nodes in `TILE`.
+    private func gridSection(_ grid: GridInfo, directory: [UInt32], subdirectories: [UInt32], nodes: Bool) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.appendLittleEndian(Int32(grid.originX))
         bytes.appendLittleEndian(Int32(grid.originY))
@@ -206,9 +230,11 @@ public struct MapBuilder {
         bytes.appendLittleEndian(UInt32(grid.rows))
         bytes.append(UInt8(grid.splitFactor))
         bytes.append(UInt8(grid.maximumDepth))
-        bytes.appendLittleEndian(UInt16(0))
+        bytes.append(nodes ? GeometryKind.polygons.rawValue : 0)
+        let topForm = nodes ? grid.topForm : FormatLayout.TopForm.entries
+        bytes.append(topForm)
         bytes.appendLittleEndian(UInt32(grid.subdirectoryCount))
-        for entry in directory { bytes.appendLittleEndian(entry) }
+        bytes.append(contentsOf: TopDirectoryWriter.bytes(directory, form: topForm))
         for entry in subdirectories { bytes.appendLittleEndian(entry) }
         return bytes
     }

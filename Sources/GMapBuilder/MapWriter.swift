@@ -14,8 +14,8 @@ struct MapWriter {
         sections.append((tag, bytes))
     }
 
-    /// The whole file, with the minor version `minorVersion`.
-    func bytes(quantizer: Quantizer, minorVersion: UInt16 = FormatLayout.minorVersion) -> [UInt8] {
+    /// The whole file, with the format version `majorVersion.minorVersion`.
+    func bytes(quantizer: Quantizer, majorVersion: UInt16 = FormatLayout.majorVersion, minorVersion: UInt16 = FormatLayout.minorVersion) -> [UInt8] {
         let tableLength = sections.count * FormatLayout.sectionEntryLength
         var offset = align(FormatLayout.headerLength + tableLength)
         var table: [UInt8] = []
@@ -33,7 +33,7 @@ struct MapWriter {
         let fileLength = layout.last.map { $0.offset + $0.bytes.count } ?? FormatLayout.headerLength + tableLength
 
         var header = FormatLayout.magic
-        header.appendLittleEndian(FormatLayout.majorVersion)
+        header.appendLittleEndian(majorVersion)
         header.appendLittleEndian(minorVersion)
         header.appendLittleEndian(UInt32(FormatLayout.headerLength))
         header.appendLittleEndian(UInt32(sections.count))

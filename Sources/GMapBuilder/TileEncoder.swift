@@ -79,22 +79,7 @@ struct TileEncoder {
         for row in 0..<factor {
             for column in 0..<factor {
                 let part = bounds.part(column: column, row: row, factor: factor)
-                var partShares: [TileShare] = []
-                for share in shares {
-                    var inside = share.cornerInside
-                    var edges: [UInt32] = []
-                    for edge in share.edges {
-                        let (ax, ay, bx, by) = endpoints(of: edge)
-                        if EvenOddRule.flipsParity(pointX: part.east, pointY: part.south, east: bounds.east, south: bounds.south,
-                                                   ax: ax, ay: ay, bx: bx, by: by) {
-                            inside.toggle()
-                        }
-                        if Geometry.segment(ax, ay, bx, by, touches: part) { edges.append(edge) }
-                    }
-                    if inside || !edges.isEmpty {
-                        partShares.append(TileShare(rank: share.rank, cornerInside: inside, edges: edges))
-                    }
-                }
+                let partShares = TileShare.shares(of: part, in: bounds, from: shares, polygons: polygons)
                 let entry = try encode(bounds: part, shares: partShares, depth: depth + 1)
                 subdirectories[subdirectory * slots + Int(row * factor + column)] = entry
             }
@@ -159,9 +144,14 @@ struct BitPacker {
     private var pending: UInt64 = 0
     private var pendingBits = 0
 
-    /// Appends the low `width` bits of `value` (width ≤ 56 per call, values here use ≤ 33).
+    /// Appends the low `width` bits of `value` (width ≤ 64).
     mutating func append(_ value: UInt64, width: Int) {
-        pending |= (value & ((1 << width) - 1)) << pendingBits
+        if width > 32 {
+            append(value & 0xFFFF_FFFF, width: 32)
+            append(value >> 32, width: width - 32)
+            return
+        }
+        pending |= (value & ((1 << UInt64(width)) - 1)) << UInt64(pendingBits)
         pendingBits += width
         while pendingBits >= 8 {
             bytes.append(UInt8(truncatingIfNeeded: pending))

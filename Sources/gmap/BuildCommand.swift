@@ -8,7 +8,7 @@ enum BuildCommand {
         let list = try ArgumentList(
             arguments,
             options: ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth",
-                      "--layer", "--format", "--simplify"],
+                      "--layer", "--format", "--simplify", "--top"],
             flags: ["--quiet", "-q", "--help", "-h", "--coast-buffer"]
         )
         if list.has("--help") || list.has("-h") {
@@ -122,6 +122,29 @@ enum BuildCommand {
             }
             options.tileSize = max(1, Int64((degrees * Double(options.quantizer.unitsPerDegree)).rounded()))
         }
+        switch list.value("--format") {
+        case nil, "3", "3.0":
+            options.formatMajorVersion = 3
+            options.writesLayerIndexes = true
+        case "2.1", "2.0":
+            options.formatMajorVersion = 2
+            options.writesLayerIndexes = list.value("--format") == "2.1"
+            let tiling = BuildOptions.formatTwoTiling
+            (options.maximumEdgesPerTile, options.splitFactor, options.maximumDepth) = (tiling.maximumEdgesPerTile, tiling.splitFactor, tiling.maximumDepth)
+        case let other?:
+            throw CommandFailure(message: "--format '\(other)' must be 3 (the default), 2.1 (for gmap 1.1 readers) or 2.0 (also no layers, label points or name index)")
+        }
+        switch list.value("--top") {
+        case nil, "auto": options.topDirectory = .automatic
+        case "entries": options.topDirectory = .entries
+        case "packed":
+            guard options.formatMajorVersion >= 3 else {
+                throw CommandFailure(message: "--top packed needs format 3: format 2 stores one UInt32 entry per top-level tile")
+            }
+            options.topDirectory = .packed
+        case let other?:
+            throw CommandFailure(message: "--top '\(other)' must be entries, packed or auto (the default)")
+        }
         options.maximumEdgesPerTile = try integer(list, "--max-edges", default: options.maximumEdgesPerTile, range: 1...100_000)
         options.splitFactor = try integer(list, "--split", default: options.splitFactor, range: 2...16)
         options.maximumDepth = try integer(list, "--max-depth", default: options.maximumDepth, range: 0...12)
@@ -132,11 +155,6 @@ enum BuildCommand {
             options.simplification = Simplification(toleranceMetres: metres, buffersCoasts: list.has("--coast-buffer"))
         } else if list.has("--coast-buffer") {
             throw CommandFailure(message: "--coast-buffer only applies with --simplify DISTANCE")
-        }
-        switch list.value("--format") {
-        case nil, "2.1": options.writesLayerIndexes = true
-        case "2.0": options.writesLayerIndexes = false
-        case let other?: throw CommandFailure(message: "--format '\(other)' must be 2.1 (the default) or 2.0 (no layers, label points or name index)")
         }
         return options
     }
@@ -161,9 +179,15 @@ enum BuildCommand {
             lines.append("  skipped (not Polygon/MultiPolygon): \(skipped)")
         }
         let g = report.grid
-        lines.append("  grid \(g.columns)×\(g.rows) tiles of \(quantizer.degrees(g.tileWidth))°, \(report.splitTiles) split (depth ≤ \(g.maximumDepth))")
+        let topForm = g.topForm == FormatLayout.TopForm.packed ? "packed" : "UInt32 entries"
+        lines.append("  grid \(g.columns)×\(g.rows) tiles of \(quantizer.degrees(g.tileWidth))°, \(report.splitTiles) split (depth ≤ \(g.maximumDepth)), top-level directory: \(topForm)")
         lines.append("  leaf tiles: \(report.emptyTiles) empty, \(report.coveredTiles) covered, \(report.recordTiles) with records")
         lines.append("  edges per tile: median \(report.edgesPerTile.median), p99 \(report.edgesPerTile.p99), max \(report.edgesPerTile.maximum)")
+        let sizes = report.sectionSizes.map { "\($0.tag) \($0.bytes)" }.joined(separator: ", ")
+        lines.append("  section bytes: \(sizes)")
+        if let tiles = report.tileBytes {
+            lines.append("  TILE bytes: nodes \(tiles.nodes), record heads \(tiles.recordHeads), masks \(tiles.masks), first vertices \(tiles.firstVertices), widths \(tiles.widths), deltas \(tiles.deltas)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -166,6 +166,13 @@ enum HelpText {
                           placemark fields of query --json.
       --format 2.0        write a plain format 2.0 file: one layer, no label points, no name
                           index (default 2.1, which every gmap reader of 2.x reads)
+      --top FORM          how format 3 stores each layer's top-level directory: entries (one
+                          4-byte entry per tile, the fastest lookups), packed (2 bits per tile
+                          plus a bit-packed payload per non-empty tile, a smaller file) or auto
+                          (default: packed when the entries would be more than 5 % of the
+                          layer's GRID and TILE bytes, so small or sparse maps shrink and big
+                          detailed ones keep the faster form). The summary says which was
+                          written. Format 2 always writes entries.
       -q, --quiet         print no summary
 
     EXAMPLES

@@ -31,7 +31,7 @@ enum InfoCommand {
             out += "simplified    \(layer.isEmpty ? "" : "layer \(layer): ")\(pair.value)\n"
         }
         out += "features      \(map.featureCount)\n"
-        if map.layerNames.count > 1 || map.formatVersion.minor >= 1 && map.formatVersion.major == 2 {
+        if map.layerNames.count > 1 || map.sections.contains(where: { $0.tag == "LAYR" }) {
             out += "layers        \(map.layerNames.count)\n"
             for layer in map.layers {
                 let g = layer.grid
@@ -44,11 +44,14 @@ enum InfoCommand {
             out += "  \(section.tag)  offset \(pad(section.offset, 10))  length \(pad(section.length, 10))  crc32 \(hex(section.crc))\n"
         }
         out += "grid          \(g.columns) × \(g.rows) tiles of \(q.degrees(g.tileWidth))° × \(q.degrees(g.tileHeight))°, from (\(q.degrees(g.originY)), \(q.degrees(g.originX)))\n"
-        out += "split         \(g.splitFactor) × \(g.splitFactor) parts, \(g.subdirectoryCount) split tiles, depth ≤ \(g.maximumDepth)\n"
+        out += "split         \(g.splitFactor) × \(g.splitFactor) parts, \(g.subdirectoryCount) split tiles\(map.formatVersion.major >= 3 ? " (directory nodes)" : ""), depth ≤ \(g.maximumDepth)\n"
         let survey = TileSurvey(of: map)
         out += "tiles         \(survey.emptyTiles) empty, \(survey.coveredTiles) covered, \(survey.recordTiles) with records (leaf tiles)\n"
         let edges = survey.edgesPerTile
         out += "stored edges  \(edges.reduce(0, +)) in all leaf tiles\n"
+        if let bytes = survey.bytes {
+            out += "tile bytes    directory \(bytes.directory), record heads \(bytes.recordHeads), masks \(bytes.masks), first vertices \(bytes.firstVertices), widths \(bytes.widths), deltas \(bytes.deltas)\n"
+        }
         out += "edges/tile    p50 \(TileSurvey.percentile(edges, 0.5)), p99 \(TileSurvey.percentile(edges, 0.99)), max \(edges.last ?? 0) (non-empty leaf tiles)\n"
         let features = survey.featuresPerTile
         out += "features/tile p50 \(TileSurvey.percentile(features, 0.5)), p99 \(TileSurvey.percentile(features, 0.99)), max \(features.last ?? 0)\n"

@@ -80,7 +80,7 @@ final class LayerCommandLineTests: XCTestCase {
         let map = try layeredMap()
         let info = try run(["info", map])
         XCTAssertEqual(info.status, 0, info.stderr)
-        for expected in ["format        2.1", "layers        2", "  country: ", "  shape: ", "LAYR", "G001", "N001"] {
+        for expected in ["format        3.0", "layers        2", "  country: ", "  shape: ", "LAYR", "G001", "N001"] {
             XCTAssertTrue(info.stdout.contains(expected), "info lacks \(expected):\n\(info.stdout)")
         }
         let verify = try run(["verify", map])

@@ -30,8 +30,8 @@ final class LayerTests: XCTestCase {
 
     func testLayersAnswerEachOnTheirOwn() throws {
         let map = try Self.layeredMap()
-        XCTAssertEqual(map.formatVersion.major, 2)
-        XCTAssertEqual(map.formatVersion.minor, 1)
+        XCTAssertEqual(map.formatVersion.major, 3)
+        XCTAssertEqual(map.formatVersion.minor, 0)
         XCTAssertEqual(map.layerNames, ["country", "state", "timezone"])
         XCTAssertEqual(map.layerName, "country")
         XCTAssertEqual(map.lookup(latitude: 32.5, longitude: -92.5)?.id, "GI", "the map itself reads the first layer")
@@ -144,8 +144,10 @@ final class LayerTests: XCTestCase {
             options.maximumDepth = 1
             options.idProperty = "name"
             options.writesLayerIndexes = false
+            options.formatMajorVersion = 2
         }.bytes
         let map = try GMap(bytes: bytes)
+        XCTAssertEqual(map.formatVersion.major, 2)
         XCTAssertEqual(map.formatVersion.minor, 0)
         XCTAssertFalse(map.sections.contains { ["LAYR", "LABL", "NAME"].contains($0.tag) })
     }

@@ -255,7 +255,7 @@ final class NearbyTests: XCTestCase {
         guard let point = map.quantizer.queryPoint(latitude: latitude, longitude: longitude) else { return false }
         // The oracle numbers features in source order, the map by area: match them by id (unique here).
         let mapIndex = Dictionary(uniqueKeysWithValues: map.features.map { ($0.id, $0.index) })
-        let containing = oracle.containing(x: point.x, y: point.y).compactMap { mapIndex[oracle.shapes[$0].id] }
+        let containing = oracle.containing(point).compactMap { mapIndex[oracle.shapes[$0].id] }
         if let first = containing.min() {
             XCTAssertEqual(answer?.kind, .inside, file: file, line: line)
             XCTAssertEqual(answer?.feature.index, first, file: file, line: line)

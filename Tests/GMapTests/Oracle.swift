@@ -66,33 +66,49 @@ struct BruteForceOracle {
         }
     }
 
-    /// The ids of every feature containing the (normalised, quantized) point, in feature order.
-    func containing(x px: Int64, y py: Int64) -> [Int] {
+    /// The ids of every feature containing the (normalised) point, in feature order: the point is
+    /// `x + fractionX / 2^24`, `y + fractionY / 2^24` units, as ``Quantizer/queryPoint(latitude:longitude:)`` gives it.
+    func containing(_ point: GridPoint) -> [Int] {
+        let px = point.x, py = point.y
         var result: [Int] = []
         for (index, shape) in shapes.enumerated() {
             guard px >= shape.west, px <= shape.east, py >= shape.south, py <= shape.north else { continue }
-            if Self.inside(shape, px, py) { result.append(index) }
+            if Self.inside(shape, point) { result.append(index) }
         }
         return result
     }
 
-    private static func edgeCounts(_ shape: Shape, _ i: Int, _ j: Int, _ px: Int64, _ py: Int64) -> Bool {
-        let xi = shape.xs[i], yi = shape.ys[i], xj = shape.xs[j], yj = shape.ys[j]
-        // Classic PNPOLY: (yi > py) != (yj > py) && px < (xj - xi) * (py - yi) / (yj - yi) + xi, exactly.
-        guard (yi > py) != (yj > py) else { return false }
-        let numerator = (xj - xi) * (py - yi)    // fits in 64 bits for valid coordinates
-        let scaled = (px - xi) * (yj - yi)
-        return yj > yi ? scaled < numerator : scaled > numerator
+    /// The ids of every feature containing the whole-unit point `(x, y)`, in feature order.
+    func containing(x: Int64, y: Int64) -> [Int] {
+        containing(GridPoint(x: x, y: y))
     }
 
-    private static func inside(_ shape: Shape, _ px: Int64, _ py: Int64) -> Bool {
+    private static func edgeCounts(_ shape: Shape, _ i: Int, _ j: Int, _ point: GridPoint) -> Bool {
+        let xi = shape.xs[i], yi = shape.ys[i], xj = shape.xs[j], yj = shape.ys[j]
+        let py = point.y
+        // Classic PNPOLY at the exact point p' = (px + fx/S, py + fy/S), S = 2^24:
+        // (yi > py') != (yj > py') && px' < (xj - xi) * (py' - yi) / (yj - yi) + xi, exactly.
+        // For integer yi, yi > py + fy/S exactly when yi > py.
+        guard (yi > py) != (yj > py) else { return false }
+        let scale = GridPoint.fractionScale
+        let fineX = point.x * scale + point.fractionX, fineY = point.y * scale + point.fractionY
+        // Both sides times S, compared as exact 128-bit products.
+        let numerator = (xj - xi).multipliedFullWidth(by: fineY - yi * scale)
+        let scaled = (fineX - xi * scale).multipliedFullWidth(by: yj - yi)
+        let less = scaled.high != numerator.high ? scaled.high < numerator.high : scaled.low < numerator.low
+        let equal = scaled.high == numerator.high && scaled.low == numerator.low
+        return yj > yi ? less : !less && !equal
+    }
+
+    private static func inside(_ shape: Shape, _ point: GridPoint) -> Bool {
+        let py = point.y
         var odd = false
         if shape.bandEdges.isEmpty {
             var start = 0
             for end in shape.ringEnds {
                 var j = end - 1
                 for i in start..<end {
-                    if edgeCounts(shape, j, i, px, py) { odd.toggle() }
+                    if edgeCounts(shape, j, i, point) { odd.toggle() }
                     j = i
                 }
                 start = end
@@ -102,7 +118,7 @@ struct BruteForceOracle {
             guard band >= 0, band < shape.bandEdges.count else { return false }
             for edge in shape.bandEdges[band] {
                 let i = Int(edge)
-                if edgeCounts(shape, i, Int(shape.nextOf[i]), px, py) { odd.toggle() }
+                if edgeCounts(shape, i, Int(shape.nextOf[i]), point) { odd.toggle() }
             }
         }
         return odd

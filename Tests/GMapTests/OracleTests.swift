@@ -22,7 +22,7 @@ enum OracleCheck {
         var count = 0
         for point in points {
             guard let grid = map.quantizer.queryPoint(latitude: point.latitude, longitude: point.longitude) else { continue }
-            let expected = oracle.containing(x: grid.x, y: grid.y).map { oracle.shapes[$0].id }
+            let expected = oracle.containing(grid).map { oracle.shapes[$0].id }
             var actual: [String] = []
             map.visitFeatures(containing: grid) { index in
                 actual.append(map.feature(at: index)?.id ?? "?")

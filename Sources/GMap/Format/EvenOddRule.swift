@@ -64,4 +64,66 @@ public enum EvenOddRule {
         }
         return flips
     }
+
+    /// Whether the edge `a→b` flips the parity of `point` relative to the tile corner `(east, south)`,
+    /// with the point taken at its exact position `x + fractionX / 2^24`, `y + fractionY / 2^24`.
+    ///
+    /// The same rule as ``flipsParity(pointX:pointY:east:south:ax:ay:bx:by:)``, which it equals when
+    /// both fractions are zero; each comparison that involves the point is made on products scaled
+    /// by 2^24, decided by its sign whenever the fractions cannot change it, so every product stays
+    /// within 64 bits (Spec/FORMAT.md, "The query point"). Requires `point.x < east` and `point.y >= south`.
+    @inlinable
+    public static func flipsParity(
+        point: GridPoint, east: Int64, south: Int64,
+        ax: Int64, ay: Int64, bx: Int64, by: Int64
+    ) -> Bool {
+        let px = point.x, py = point.y, fx = point.fractionX, fy = point.fractionY
+        var flips = false
+        // The horizontal leg: edges crossing y = py' + ε with px' < crossing x <= east.
+        // (a.y > py + fy) == (a.y > py) for an integer a.y and 0 <= fy < 1 unit.
+        if (ay > py) != (by > py) {
+            let (lowX, lowY, highX, highY) = ay < by ? (ax, ay, bx, by) : (bx, by, ax, ay)
+            let rise = highY &- lowY, run = highX &- lowX
+            let spread = run < 0 ? 0 &- run : run
+            let atPoint = (px &- lowX) &* rise        // A: (px − lowX)·rise
+            let offset = (py &- lowY) &* run          // B: (py − lowY)·(highX − lowX)
+            let atEast = (east &- lowX) &* rise       // C: (east − lowX)·rise
+            // px' east of... : (A − B)·2^24 < fy·run − fx·rise, and (C − B)·2^24 >= fy·run.
+            let westOfCrossing = scaledDifference(atPoint, offset, isLessThan: (fy &* run) &- (fx &* rise), bound: spread &+ rise)
+            if westOfCrossing, !scaledDifference(atEast, offset, isLessThan: fy &* run, bound: spread &+ 1) {
+                flips = true
+            }
+        }
+        // The vertical leg: edges crossing x = east + δ with south + ε < crossing y < py' + ε.
+        if (ax > east) != (bx > east), py > south || fy > 0 {
+            let (leftX, leftY, rightX, rightY) = ax < bx ? (ax, ay, bx, by) : (bx, by, ax, ay)
+            let run = rightX &- leftX
+            let rise = rightY &- leftY
+            let lift = (east &- leftX) &* rise
+            let atPoint = (py &- leftY) &* run
+            let atCorner = (south &- leftY) &* run
+            // Below py' + ε: lift·2^24 < atPoint·2^24 + fy·run, or equal on an edge that does not rise.
+            let reach = fy &* run
+            var belowPoint = scaledDifference(lift, atPoint, isLessThan: reach, bound: run)
+            if !belowPoint, rise <= 0 {
+                let (difference, overflow) = lift.subtractingReportingOverflow(atPoint)
+                belowPoint = !overflow && difference >= 0 && difference < run && difference &* GridPoint.fractionScale == reach
+            }
+            let belowCorner = lift < atCorner || (lift == atCorner && rise <= 0)
+            if belowPoint && !belowCorner { flips.toggle() }
+        }
+        return flips
+    }
+
+    /// Whether `(p − q) · 2^24 < g`, for a `g` with `|g| < 2^24 · bound`: decided by the sign of
+    /// `p − q` when its size alone settles it (as it does whenever `p − q` overflows), and by one
+    /// product below `2^24 · bound` otherwise.
+    @inlinable
+    static func scaledDifference(_ p: Int64, _ q: Int64, isLessThan g: Int64, bound: Int64) -> Bool {
+        let (difference, overflow) = p.subtractingReportingOverflow(q)
+        if overflow { return p < q }
+        if difference >= bound { return false }
+        if difference <= 0 &- bound { return true }
+        return difference &* GridPoint.fractionScale < g
+    }
 }

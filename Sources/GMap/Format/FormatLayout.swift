@@ -8,14 +8,20 @@
 public enum FormatLayout {
     /// The eight bytes every `.gmap` file starts with: `0x89 'G' 'M' 'A' 'P' 0x0D 0x0A 0x1A`.
     public static let magic: [UInt8] = [0x89, 0x47, 0x4D, 0x41, 0x50, 0x0D, 0x0A, 0x1A]
-    /// The major format version this code writes. A file with a larger major version is refused.
-    public static let majorVersion: UInt16 = 2
+    /// The major format version this code writes by default. A file with a larger major version is refused.
+    public static let majorVersion: UInt16 = 3
+    /// The last major version whose directories are sub-directories of `u32` entries in `GRID` and
+    /// whose records list each feature's own edges (1.x and 2.x); format 3 stores directory nodes in
+    /// `TILE` and every distinct edge of a tile once, with a mask of the features using it.
+    public static let lastSubdirectoryMajorVersion: UInt16 = 2
     /// The oldest major version this code still reads (version 1 stores tile runs as varints).
     public static let oldestReadableMajorVersion: UInt16 = 1
-    /// The minor format version this code writes (1: layers, label points and name indexes; see
-    /// ``LayerRecord``). Larger minor versions are readable (they only add). A build without those
-    /// additions (``minorVersionWithoutLayers``) is written as 2.0.
-    public static let minorVersion: UInt16 = 1
+    /// The minor format version this code writes for format 3 (3.0).
+    public static let minorVersion: UInt16 = 0
+    /// The minor version of a format 2 file with layers, label points and name indexes (2.1; see
+    /// ``LayerRecord``). Larger minor versions are readable (they only add). A format 2 build without
+    /// those additions (``minorVersionWithoutLayers``) is written as 2.0.
+    public static let minorVersionWithLayers: UInt16 = 1
     /// The minor version of a file written without `LAYR`, `LABL` and `NAME`: byte for byte a 2.0 file.
     public static let minorVersionWithoutLayers: UInt16 = 0
     /// The size of the fixed header in bytes.
@@ -85,6 +91,53 @@ public enum FormatLayout {
         public static let subdirectoryCount = 28
         /// Where the top-level directory starts: `columns × rows` UInt32 entries, row-major from the south-west.
         public static let directory = 32
+        /// Format 3: UInt8, the layer's ``GeometryKind``.
+        public static let geometry = 26
+        /// Format 3: UInt8, how the top-level directory is stored (``TopForm``: 0 one UInt32 per tile, 1 packed).
+        public static let topForm = 27
+        /// Format 3: UInt32, the number of directory nodes in `TILE`.
+        public static let nodeCount = 28
+    }
+
+    /// Format 3's directory nodes, stored in `TILE`: 2-bit child kinds, a payload width, bit-packed payloads.
+    public enum DirectoryNode {
+        /// The widest payload a node may store, in bits.
+        public static let maximumPayloadWidth = 32
+        /// The bytes of child kinds for a node of `factor × factor` children.
+        @inlinable public static func kindBytes(factor: Int) -> Int { (2 * factor * factor + 7) / 8 }
+    }
+
+    /// Format 3's tile records: feature slots with corner bits, then runs of edges shared by a mask of slots.
+    public enum SharedRecord {
+        /// The most feature slots a record holds (one bit each in a 64-bit mask).
+        public static let maximumSlots = 64
+        /// Bits of each run's x and y delta widths.
+        public static let widthFieldBits: UInt64 = 6
+        /// Extra bits of precision the query point keeps below one unit (see ``GridPoint``).
+        public static let fractionBits: Int64 = GridPoint.fractionBits
+    }
+
+    /// The top-level directory forms of format 3 (`GRID` byte 27).
+    public enum TopForm {
+        /// One UInt32 entry per top-level tile.
+        public static let entries: UInt8 = 0
+        /// Packed: 2-bit kinds of every tile, rank samples, a payload width, bit-packed payloads.
+        public static let packed: UInt8 = 1
+        /// Packed: the tiles each rank sample stands for, and whose kinds two 8-byte words hold.
+        public static let tilesPerSample = 64
+        /// Packed: bytes of one rank sample (a UInt32).
+        public static let sampleLength = 4
+        /// Packed: bytes of the payload width (a UInt8, 0…``maximumPayloadWidth``).
+        public static let widthLength = 1
+        /// Packed: the widest payload, in bits.
+        public static let maximumPayloadWidth = 32
+        /// Packed: the bytes of kinds for `tiles` tiles, 2 bits each; in UInt64 so that any
+        /// `columns × rows` counts without overflow.
+        @inlinable public static func kindBytes(tiles: UInt64) -> UInt64 { tiles / 4 + (tiles % 4 == 0 ? 0 : 1) }
+        /// Packed: the rank samples for `tiles` tiles, one per ``tilesPerSample`` tiles.
+        @inlinable public static func sampleCount(tiles: UInt64) -> UInt64 {
+            tiles / UInt64(tilesPerSample) + (tiles % UInt64(tilesPerSample) == 0 ? 0 : 1)
+        }
     }
 
     /// Sizes and offsets of one `FEAT` record. The section starts with UInt32 count and UInt32 record length.
@@ -194,6 +247,30 @@ public enum PropertyKind: UInt8, Sendable {
     case json = 4
 }
 
+/// What the features of a layer are: format 3 records it in `GRID` byte 26 of each layer.
+///
+/// Format 3.0 stores polygons. Lines (streets) and points (places) are defined so that they can be
+/// added in 3.1 without another format break; a reader refuses a layer whose kind it does not know.
+public enum GeometryKind: UInt8, Sendable, CaseIterable {
+    /// Polygons answered by containment (the even-odd rule).
+    case polygons = 0
+    /// Open polylines (3.1): records hold open runs and no corner bits.
+    case lines = 1
+    /// Single points (3.1): records hold points.
+    case points = 2
+    /// Whether this reader answers queries for layers of this kind (format 3.0: polygons only).
+    public var isReadable: Bool { self == .polygons }
+
+    /// The kind's name for messages: "polygons", "lines" or "points".
+    public var name: String {
+        switch self {
+        case .polygons: return "polygons"
+        case .lines: return "lines"
+        case .points: return "points"
+        }
+    }
+}
+
 /// How one 32-bit tile directory entry is read: the top two bits are the kind, the low 30 the payload.
 public enum TileEntry {
     /// No feature touches the tile. The whole entry is zero.
@@ -202,7 +279,8 @@ public enum TileEntry {
     public static let coveredKind: UInt32 = 1
     /// The payload is the byte offset of a tile record in `TILE`.
     public static let recordKind: UInt32 = 2
-    /// The tile is split; the payload is the index of its sub-directory.
+    /// The tile is split; the payload is the index of its sub-directory (format 1 and 2) or the
+    /// offset of its directory node in `TILE` (format 3).
     public static let splitKind: UInt32 = 3
     /// The largest payload an entry can hold.
     public static let maximumPayload: UInt32 = (1 << 30) - 1

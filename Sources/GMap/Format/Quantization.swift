@@ -1,14 +1,39 @@
-/// A point on the map's integer grid: longitude and latitude in quantization units.
+/// A point on the map's grid: longitude and latitude in quantization units, with the query's
+/// fraction of a unit kept below them.
+///
+/// The point's exact position is `x + fractionX / 2^24` units east and `y + fractionY / 2^24`
+/// units north: lookups test it against the stored edges at that precision, so a query is not
+/// moved to the nearest unit (Spec/FORMAT.md, "Normalisation of the query point"). A point made
+/// from whole units has zero fractions and answers as a vertex of the grid.
 public struct GridPoint: Sendable, Hashable {
-    /// Longitude in units (x grows eastward).
-    public var x: Int64
-    /// Latitude in units (y grows northward).
-    public var y: Int64
+    /// The bits of a unit kept below it: a fraction is `0 ..< 2^fractionBits`.
+    public static let fractionBits: Int64 = 24
+    /// One unit in fractions: `2^fractionBits`.
+    public static let fractionScale: Int64 = 1 << fractionBits
 
-    /// A point from its coordinates in units.
+    /// Longitude in whole units, rounded down (x grows eastward).
+    public var x: Int64
+    /// Latitude in whole units, rounded down (y grows northward).
+    public var y: Int64
+    /// The part of a unit east of `x`, in 2^-24 units.
+    public var fractionX: Int64
+    /// The part of a unit north of `y`, in 2^-24 units.
+    public var fractionY: Int64
+
+    /// A point from its coordinates in whole units.
     @inlinable public init(x: Int64, y: Int64) {
         self.x = x
         self.y = y
+        fractionX = 0
+        fractionY = 0
+    }
+
+    /// A point from its coordinates in 2^-24 units, split into whole units (rounded down) and fractions.
+    @inlinable public init(fineX: Int64, fineY: Int64) {
+        x = fineX >> Self.fractionBits
+        y = fineY >> Self.fractionBits
+        fractionX = fineX & (Self.fractionScale - 1)
+        fractionY = fineY & (Self.fractionScale - 1)
     }
 }
 
@@ -68,10 +93,25 @@ public struct Quantizer: Sendable, Hashable {
         latitude >= -90 && latitude <= 90 && longitude >= -180 && longitude <= 180
     }
 
-    /// The grid point a query answers for, or nil when the coordinates are not valid.
+    /// The point a query answers for, or nil when the coordinates are not valid.
     ///
-    /// Applies the normalisation rules: longitude +180 becomes −180, latitude +90 becomes one unit less.
+    /// The point keeps 24 bits below a unit (``GridPoint``): each coordinate is multiplied by
+    /// `unitsPerDegree · 2^24` (exact as a double) and rounded half away from zero, so it is not
+    /// moved to the nearest unit. Then the normalisation rules apply: longitude +180 becomes −180,
+    /// latitude +90 becomes one unit less.
     @inlinable public func queryPoint(latitude: Double, longitude: Double) -> GridPoint? {
+        guard Self.isValid(latitude: latitude, longitude: longitude) else { return nil }
+        let scale = Double(unitsPerDegree * GridPoint.fractionScale)
+        var x = Int64((longitude * scale).rounded(.toNearestOrAwayFromZero))
+        var y = Int64((latitude * scale).rounded(.toNearestOrAwayFromZero))
+        if x >= halfTurn * GridPoint.fractionScale { x = -halfTurn * GridPoint.fractionScale }
+        if y >= quarterTurn * GridPoint.fractionScale { y = (quarterTurn - 1) * GridPoint.fractionScale }
+        return GridPoint(fineX: x, fineY: y)
+    }
+
+    /// The point a query answers for, rounded to whole units as format 1 and 2 readers did:
+    /// what `gmap` 2.x answered, for comparisons. Nil when the coordinates are not valid.
+    @inlinable public func roundedQueryPoint(latitude: Double, longitude: Double) -> GridPoint? {
         guard Self.isValid(latitude: latitude, longitude: longitude) else { return nil }
         var x = units(longitude)
         var y = units(latitude)

@@ -4,15 +4,21 @@ struct LayerParts {
     var grid: GridInfo
     var directoryOffset: Int
     var subdirectoryOffset: Int
+    /// The top-level directory: its form and where its parts lie.
+    var topDirectory: TopDirectory
     var tiles: (offset: Int, length: Int)
     var features: (offset: Int, count: Int, recordLength: Int)
     var properties: (offset: Int, count: Int, recordLength: Int)
     var labels: (offset: Int, count: Int, recordLength: Int)
     var names: (offset: Int, count: Int, recordLength: Int)
+    /// Format 3: the layer's geometry kind (`GRID` byte 26); polygons for older files.
+    var geometry: UInt8
 
     /// Reads the sections `tags` names. The grid, tiles, features and properties are required.
+    /// `usesNodes` says the file is format 3: its `GRID` holds only the top-level directory, and
+    /// its split tiles are directory nodes in `TILE`.
     static func read(
-        _ file: ByteSpan, ranges: SectionRanges, tags: LayerSectionTags, quantizer: Quantizer, headerLength: Int
+        _ file: ByteSpan, ranges: SectionRanges, tags: LayerSectionTags, quantizer: Quantizer, headerLength: Int, usesNodes: Bool
     ) throws(GMapError) -> LayerParts {
         func required(_ tag: UInt32) throws(GMapError) -> (offset: Int, length: Int) {
             guard let range = ranges[tag] else {
@@ -28,7 +34,7 @@ struct LayerParts {
             throw .malformed(part: "section \(SectionTag.name(of: tags.grid))", offset: UInt64(gridRange.offset), reason: "shorter than its \(g.directory)-byte preamble")
         }
         let gridBase = gridRange.offset
-        let grid = GridInfo(
+        var grid = GridInfo(
             originX: Int64(file.getInt32(at: gridBase + g.originX) ?? 0),
             originY: Int64(file.getInt32(at: gridBase + g.originY) ?? 0),
             tileWidth: Int64(file.getUInt32(at: gridBase + g.tileWidth) ?? 0),
@@ -39,6 +45,8 @@ struct LayerParts {
             maximumDepth: Int64(file.getUInt8(at: gridBase + g.maximumDepth) ?? 0),
             subdirectoryCount: Int64(file.getUInt32(at: gridBase + g.subdirectoryCount) ?? 0)
         )
+        let topForm = usesNodes ? file.getUInt8(at: gridBase + g.topForm) ?? 0 : FormatLayout.TopForm.entries
+        grid.topForm = topForm
         // The grid may reach past the world by up to one tile of at most 20° (the builder's limit),
         // which keeps every product of the even-odd rule within 64 bits.
         let halfTurn = quantizer.halfTurn, quarterTurn = quantizer.quarterTurn, margin = 20 * quantizer.unitsPerDegree
@@ -48,6 +56,8 @@ struct LayerParts {
             grid.tileWidth > margin || grid.tileHeight > margin ? "a tile is larger than 20°" :
             grid.splitFactor < 2 || grid.splitFactor > 16 ? "split factor \(grid.splitFactor) is outside 2…16" :
             grid.maximumDepth > 24 ? "split depth \(grid.maximumDepth) is over 24" :
+            topForm != FormatLayout.TopForm.entries && topForm != FormatLayout.TopForm.packed ?
+                "top-level directory form \(topForm) is not known (0: one UInt32 per tile, 1: packed)" :
             grid.originX < -halfTurn || grid.originY < -quarterTurn ? "the grid starts outside the world" :
             // columns, rows ≤ 2^32 and tile sizes ≤ 20° keep these products far below 2^63.
             grid.originX + grid.columns * grid.tileWidth > halfTurn + margin ||
@@ -58,11 +68,22 @@ struct LayerParts {
         }
         // At most 2^64 directory entries and 2^32 × 256 sub-directory entries: count in UInt64 without overflow.
         let directoryEntries = UInt64(grid.columns) * UInt64(grid.rows)
-        let subdirectoryEntries = UInt64(grid.subdirectoryCount) * UInt64(grid.splitFactor * grid.splitFactor)
-        let (entries, overflow) = directoryEntries.addingReportingOverflow(subdirectoryEntries)
-        guard !overflow, entries <= (UInt64(gridRange.length) - UInt64(g.directory)) / 4 else {
-            throw .malformed(part: "section \(SectionTag.name(of: tags.grid))", offset: UInt64(gridBase),
-                             reason: "\(directoryEntries) directory and \(subdirectoryEntries) sub-directory entries do not fit in \(gridRange.length) bytes")
+        let gridEnd = gridBase + gridRange.length
+        let topDirectory: TopDirectory
+        let subdirectoryOffset: Int
+        if topForm == FormatLayout.TopForm.packed {
+            topDirectory = try TopDirectory.packed(in: file, grid: gridRange, tiles: directoryEntries, part: "section \(SectionTag.name(of: tags.grid))")
+            subdirectoryOffset = gridEnd  // format 3 has no sub-directories
+        } else {
+            // Format 3 keeps its nodes in TILE: GRID holds the top-level directory only.
+            let subdirectoryEntries = usesNodes ? 0 : UInt64(grid.subdirectoryCount) * UInt64(grid.splitFactor * grid.splitFactor)
+            let (entries, overflow) = directoryEntries.addingReportingOverflow(subdirectoryEntries)
+            guard !overflow, entries <= (UInt64(gridRange.length) - UInt64(g.directory)) / 4 else {
+                throw .malformed(part: "section \(SectionTag.name(of: tags.grid))", offset: UInt64(gridBase),
+                                 reason: "\(directoryEntries) directory and \(subdirectoryEntries) sub-directory entries do not fit in \(gridRange.length) bytes")
+            }
+            topDirectory = TopDirectory(entriesAt: gridBase + g.directory, end: gridEnd)
+            subdirectoryOffset = gridBase + g.directory + Int(directoryEntries) * 4
         }
 
         let tiles = try required(tags.tiles)
@@ -81,7 +102,8 @@ struct LayerParts {
         }
         return LayerParts(
             grid: grid, directoryOffset: gridBase + g.directory,
-            subdirectoryOffset: gridBase + g.directory + Int(directoryEntries) * 4,
-            tiles: tiles, features: features, properties: properties, labels: labels, names: names)
+            subdirectoryOffset: subdirectoryOffset, topDirectory: topDirectory,
+            tiles: tiles, features: features, properties: properties, labels: labels, names: names,
+            geometry: usesNodes ? file.getUInt8(at: gridBase + g.geometry) ?? 0 : GeometryKind.polygons.rawValue)
     }
 }

@@ -133,7 +133,7 @@ public struct GMap: Sendable {
     ///
     /// `point` is already quantized and normalised (see ``Quantizer/queryPoint(latitude:longitude:)``).
     @inlinable public func visitFeatures(containing point: GridPoint, _ body: (Int) -> Bool) {
-        guard let tile = TileLocator.locate(point, in: storage) else { return }
+        guard let tile = DirectoryWalker.locate(point, in: storage) else { return }
         evaluate(tile: tile, point: point, body)
     }
 

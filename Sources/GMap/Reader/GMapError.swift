@@ -21,6 +21,9 @@ public enum GMapError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The map is larger than this platform can address: `Int.max` bytes, 2 GiB − 1 on a 32-bit
     /// target (see ``AddressLimit``). Checked before any offset of the file is used.
     case tooLarge(length: UInt64)
+    /// A layer stores a geometry kind this reader does not answer (format 3's `GRID` byte 26): lines
+    /// or points need a reader of format 3.1 or later; any other value is unknown.
+    case unsupportedGeometry(layer: String, kind: UInt8)
 
     /// A sentence saying what is wrong.
     public var description: String {
@@ -37,6 +40,9 @@ public enum GMapError: Error, Sendable, Equatable, CustomStringConvertible {
             return "corrupt gmap file: \(part) at byte \(offset): \(reason)"
         case let .tooLarge(length):
             return "gmap file of \(length) bytes is too large for this platform"
+        case let .unsupportedGeometry(layer, kind):
+            let what = GeometryKind(rawValue: kind)?.name ?? "geometry kind \(kind)"
+            return "layer \(layer.isEmpty ? "(unnamed)" : "'\(layer)'") holds \(what), which this reader does not read (it reads polygons); update gmap"
         }
     }
 

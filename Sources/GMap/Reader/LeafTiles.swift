@@ -47,96 +47,56 @@ extension GMap {
     /// those tiles are skipped.
     @discardableResult
     public func forEachLeafTile(_ body: (LeafTile) -> Void) -> Int {
-        let layout = self.layout, span = self.span, grid = layout.grid
-        var walk = LeafTileWalk(storage: storage)
-        for row in 0..<grid.rows {
-            for column in 0..<grid.columns {
-                guard let entry = span.getUInt32(at: layout.directoryOffset + Int(row * grid.columns + column) * 4) else {
-                    walk.unreadableEntries += 1
-                    continue
-                }
-                let west = grid.originX + column * grid.tileWidth, south = grid.originY + row * grid.tileHeight
-                walk.visit(entry: entry, bounds: TileBounds(west: west, south: south, east: west + grid.tileWidth, north: south + grid.tileHeight),
-                           depth: 0, body)
+        let featureCount = layout.featureCount
+        var unreadable = 0
+        DirectoryWalker(storage: storage).walk(problem: { _ in unreadable += 1 }) { leaf in
+            switch TileEntry.kind(of: leaf.entry) {
+            case TileEntry.emptyKind:
+                body(LeafTile(bounds: leaf.bounds, depth: leaf.depth, kind: .empty, entry: leaf.entry))
+            case TileEntry.coveredKind:
+                let index = Int(TileEntry.payload(of: leaf.entry))
+                guard index < featureCount else { unreadable += 1; return }
+                body(LeafTile(bounds: leaf.bounds, depth: leaf.depth, kind: .covered(featureIndex: index), entry: leaf.entry))
+            default:
+                body(LeafTile(bounds: leaf.bounds, depth: leaf.depth, kind: .record, entry: leaf.entry))
             }
         }
-        return walk.unreadableEntries
+        return unreadable
     }
 
-    /// Calls `body` with each edge of each feature in a record tile, in file order (features
-    /// smallest area first, then their runs). Returns false when the record is corrupt; the edges
-    /// before the damage have been given. A tile that is not a record has no edges and returns true.
+    /// Calls `body` with each edge of each feature in a record tile, in file order (runs in record
+    /// order; an edge shared by several features, stored once in format 3, is given once for each
+    /// of them, smallest area first, all in its stored direction). Returns false when the record is
+    /// corrupt; the edges before the damage have been given. A tile that is not a record has no
+    /// edges and returns true.
     @discardableResult
     public func forEachEdge(in tile: LeafTile, _ body: (TileEdge) -> Void) -> Bool {
         guard tile.kind == .record else { return true }
         var reader = TileRecordReader(storage: storage, entry: tile.entry, bounds: tile.bounds)
-        return reader.edges(body)
-    }
-}
-
-/// The recursion of ``GMap/forEachLeafTile(_:)``.
-private struct LeafTileWalk {
-    let storage: MapStorage
-    var unreadableEntries = 0
-    var splitTilesSeen: Int64 = 0
-
-    init(storage: MapStorage) { self.storage = storage }
-
-    mutating func visit(entry: UInt32, bounds: TileBounds, depth: Int, _ body: (LeafTile) -> Void) {
-        let layout = storage.layout, span = ByteSpan(base: storage.base, count: storage.count)
-        switch TileEntry.kind(of: entry) {
-        case TileEntry.emptyKind:
-            body(LeafTile(bounds: bounds, depth: depth, kind: .empty, entry: entry))
-        case TileEntry.coveredKind:
-            let index = Int(TileEntry.payload(of: entry))
-            guard index < layout.featureCount else { unreadableEntries += 1; return }
-            body(LeafTile(bounds: bounds, depth: depth, kind: .covered(featureIndex: index), entry: entry))
-        case TileEntry.recordKind:
-            body(LeafTile(bounds: bounds, depth: depth, kind: .record, entry: entry))
-        default:
-            // A sound file visits each sub-directory once; more visits mean entries loop back.
-            splitTilesSeen += 1
-            let factor = layout.grid.splitFactor
-            let subdirectory = Int64(TileEntry.payload(of: entry))
-            guard splitTilesSeen <= layout.grid.subdirectoryCount, depth < Int(layout.grid.maximumDepth),
-                  subdirectory < layout.grid.subdirectoryCount, bounds.width >= factor, bounds.height >= factor else {
-                unreadableEntries += 1
-                return
-            }
-            for row in 0..<factor {
-                for column in 0..<factor {
-                    let slot = subdirectory * factor * factor + row * factor + column
-                    guard let child = span.getUInt32(at: layout.subdirectoryOffset + Int(slot) * 4) else {
-                        unreadableEntries += 1
-                        continue
-                    }
-                    visit(entry: child, bounds: bounds.part(column: column, row: row, factor: factor), depth: depth + 1, body)
+        var slots: [RecordSlot] = []
+        var window = (first: 0, mask: UInt64(0))
+        var edges: [(Int64, Int64, Int64, Int64)] = []
+        // A run's edges are given feature by feature, so that each feature's edges of the run follow each other.
+        func flush() {
+            var pending = window.mask
+            while pending != 0 {
+                let index = window.first + pending.trailingZeroBitCount
+                pending &= pending - 1
+                guard index < slots.count else { continue }
+                for (position, edge) in edges.enumerated() {
+                    body(TileEdge(featureIndex: slots[index].featureIndex, cornerInside: slots[index].cornerInside, startsRun: position == 0,
+                                  startX: edge.0, startY: edge.1, endX: edge.2, endY: edge.3))
                 }
             }
+            edges.removeAll(keepingCapacity: true)
         }
-    }
-}
-
-extension TileRecordReader {
-    /// Walks the record, giving every edge with its feature; false when the record is corrupt.
-    mutating func edges(_ body: (TileEdge) -> Void) -> Bool {
-        guard let entryCount = cursor.readVarint(), entryCount <= UInt64(cursor.remaining) else { return false }
-        var featureIndex: UInt64 = 0
-        for _ in 0..<entryCount {
-            guard let head = cursor.readVarint(), let runCount = cursor.readVarint(),
-                  runCount <= UInt64(cursor.remaining) else { return false }
-            featureIndex = featureIndex &+ (head >> 1)
-            guard featureIndex < UInt64(featureCount) else { return false }
-            let feature = Int(featureIndex), corner = (head & 1) == 1
-            for _ in 0..<runCount {
-                var first = true
-                let problem = readRun { ax, ay, bx, by in
-                    body(TileEdge(featureIndex: feature, cornerInside: corner, startsRun: first, startX: ax, startY: ay, endX: bx, endY: by))
-                    first = false
-                }
-                guard problem == nil else { return false }
-            }
-        }
-        return true
+        let sound = reader.walk(slot: { slots.append($0) }, run: { first, mask in
+            flush()
+            window = (first, mask)
+        }, edge: { ax, ay, bx, by in
+            edges.append((ax, ay, bx, by))
+        })
+        flush()
+        return sound
     }
 }

@@ -30,6 +30,9 @@ public struct GridInfo: Sendable, Hashable {
     public var maximumDepth: Int64
     /// Number of sub-directories (split tiles).
     public var subdirectoryCount: Int64
+    /// How the top-level directory is stored (format 3's `GRID` byte 27, ``FormatLayout/TopForm``):
+    /// 0, one UInt32 entry per tile (always, before format 3), or 1, packed.
+    public var topForm: UInt8 = FormatLayout.TopForm.entries
 
     /// A grid from its parts.
     public init(originX: Int64, originY: Int64, tileWidth: Int64, tileHeight: Int64, columns: Int64, rows: Int64,
@@ -51,8 +54,12 @@ public struct GridInfo: Sendable, Hashable {
 struct MapLayout: Sendable {
     @usableFromInline var majorVersion: UInt16
     @usableFromInline var minorVersion: UInt16
-    /// Whether tile runs are bit-packed (version 2) rather than varints (version 1).
+    /// Whether tile runs are bit-packed (version 2 and 3) rather than varints (version 1).
     @usableFromInline var packedRuns: Bool { majorVersion >= 2 }
+    /// Whether split tiles are directory nodes in `TILE` and records hold shared edges with slot masks (format 3).
+    @usableFromInline var usesNodes: Bool { majorVersion >= 3 }
+    /// The layer's geometry kind (`GRID` byte 26 in format 3; polygons before).
+    @usableFromInline var geometry: UInt8
     @usableFromInline var quantizer: Quantizer
     @usableFromInline var sections: [SectionInfo]
     @usableFromInline var grid: GridInfo
@@ -60,6 +67,8 @@ struct MapLayout: Sendable {
     @usableFromInline var directoryOffset: Int
     /// Absolute offset of the first sub-directory.
     @usableFromInline var subdirectoryOffset: Int
+    /// The top-level directory's form and parts (``DirectoryWalker/topEntry(column:row:in:)`` reads it).
+    @usableFromInline var topDirectory: TopDirectory
     /// Absolute range of `TILE`.
     @usableFromInline var tilesOffset: Int
     @usableFromInline var tilesEnd: Int
@@ -194,10 +203,14 @@ struct MapLayout: Sendable {
 
         var layouts: [MapLayout] = []
         for (index, entry) in entries.enumerated() {
-            let parts = try LayerParts.read(file, ranges: ranges, tags: entry.tags, quantizer: quantizer, headerLength: headerLength)
+            let parts = try LayerParts.read(file, ranges: ranges, tags: entry.tags, quantizer: quantizer, headerLength: headerLength,
+                                            usesNodes: major >= 3)
+            if index == 0, parts.geometry != GeometryKind.polygons.rawValue {
+                throw .unsupportedGeometry(layer: entry.name, kind: parts.geometry)
+            }
             layouts.append(MapLayout(
-                majorVersion: major, minorVersion: minor, quantizer: quantizer, sections: sections, grid: parts.grid,
-                directoryOffset: parts.directoryOffset, subdirectoryOffset: parts.subdirectoryOffset,
+                majorVersion: major, minorVersion: minor, geometry: parts.geometry, quantizer: quantizer, sections: sections, grid: parts.grid,
+                directoryOffset: parts.directoryOffset, subdirectoryOffset: parts.subdirectoryOffset, topDirectory: parts.topDirectory,
                 tilesOffset: parts.tiles.offset, tilesEnd: parts.tiles.offset + parts.tiles.length,
                 featureCount: parts.features.count, featureRecordsOffset: parts.features.offset, featureRecordLength: parts.features.recordLength,
                 propertyCount: parts.properties.count, propertyRecordsOffset: parts.properties.offset, propertyRecordLength: parts.properties.recordLength,

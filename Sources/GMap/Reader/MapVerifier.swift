@@ -37,7 +37,6 @@ public struct MapVerifier {
     /// The layer being checked (every layer of the file in turn).
     private var map: GMap
     private let limit: Int
-    private var visitedSubdirectories: [Bool] = []
     /// Put before locations in a file of several layers: "layer NAME: ".
     private var layerPrefix = ""
 
@@ -75,8 +74,18 @@ public struct MapVerifier {
                 report("label points", layout.labelRecordsOffset, "\(layout.labelCount) label points for \(layout.featureCount) features")
             }
             for index in 0..<min(layout.labelCount, layout.featureCount) {
-                guard let feature = map.feature(at: index), let point = feature.labelPoint else { continue }
-                if !map.lookupAll(latitude: point.latitude, longitude: point.longitude).contains(feature) {
+                let record = layout.labelRecordsOffset + index * layout.labelRecordLength
+                let field = FormatLayout.LabelRecord.self
+                guard let feature = map.feature(at: index), let point = feature.labelPoint,
+                      let x = span.getInt32(at: record + field.x), let y = span.getInt32(at: record + field.y) else { continue }
+                // The stored point itself, in whole units (its degrees, turned back into a query point, may lie a
+                // fraction of a unit away, on the other side of an edge through it).
+                var inside = false
+                map.visitFeatures(containing: GridPoint(x: Int64(x), y: Int64(y))) { found in
+                    inside = found == index
+                    return !inside
+                }
+                if !inside {
                     report("feature \(index) label point", layout.labelRecordsOffset + index * layout.labelRecordLength,
                            "(\(point.latitude), \(point.longitude)) is not inside the feature")
                 }
@@ -149,61 +158,63 @@ public struct MapVerifier {
 
     private mutating func checkGrid() {
         let grid = layout.grid
-        visitedSubdirectories = Array(repeating: false, count: Int(grid.subdirectoryCount))
-        for row in 0..<grid.rows {
-            for column in 0..<grid.columns {
-                let offset = layout.directoryOffset + Int(row * grid.columns + column) * 4
-                guard let entry = span.getUInt32(at: offset) else { continue }
-                let west = grid.originX + column * grid.tileWidth, south = grid.originY + row * grid.tileHeight
-                checkTile(entry: entry, at: offset, name: "tile (column \(column), row \(row))",
-                          bounds: TileBounds(west: west, south: south, east: west + grid.tileWidth, north: south + grid.tileHeight), depth: 0)
-                if problems.count >= limit { return }
-            }
+        if layout.usesNodes, GeometryKind(rawValue: layout.geometry)?.isReadable != true {
+            return report("section GRID", layout.directoryOffset - FormatLayout.Grid.directory + FormatLayout.Grid.geometry,
+                          "geometry kind \(layout.geometry) is not one this reader checks")
         }
-        for (index, visited) in visitedSubdirectories.enumerated() where !visited {
-            report("sub-directory \(index)", layout.subdirectoryOffset + index * Int(grid.splitFactor * grid.splitFactor) * 4,
-                   "no split tile refers to it")
-            break
+        var directoryProblems: [(String, Int, String)] = []
+        var leaves: [LocatedTile] = []
+        var splitTiles: Int64 = 0
+        let walker = DirectoryWalker(storage: map.storage)
+        walker.walk(meeting: { _ in true }, problem: { directoryProblems.append(($0.tile, $0.offset, $0.reason)) }) { leaf in
+            leaves.append(leaf)
+        }
+        for (tile, offset, reason) in directoryProblems { report(tile, offset, reason) }
+        for problem in walker.topDirectoryProblems() { report(problem.tile, problem.offset, problem.reason) }
+        for leaf in leaves {
+            tilesVisited += 1
+            let payload = TileEntry.payload(of: leaf.entry)
+            let name = "tile at (\(leaf.bounds.west), \(leaf.bounds.south)) depth \(leaf.depth)"
+            switch TileEntry.kind(of: leaf.entry) {
+            case TileEntry.emptyKind:
+                if payload != 0 { report(name, layout.directoryOffset, "an empty entry has the non-zero payload \(payload)") }
+            case TileEntry.coveredKind:
+                if Int(payload) >= layout.featureCount {
+                    report(name, layout.directoryOffset, "covered by feature \(payload), but there are \(layout.featureCount) features")
+                }
+            default:
+                checkRecord(entry: leaf.entry, name: name, bounds: leaf.bounds)
+            }
+            if problems.count >= limit { return }
+        }
+        // Every split tile the grid counts must be reached exactly once.
+        splitTiles = countSplitTiles()
+        if splitTiles != grid.subdirectoryCount {
+            report("section GRID", layout.directoryOffset - FormatLayout.Grid.directory + FormatLayout.Grid.subdirectoryCount,
+                   layout.usesNodes
+                   ? "the grid counts \(grid.subdirectoryCount) directory nodes, \(splitTiles) are reached"
+                   : "the grid counts \(grid.subdirectoryCount) sub-directories, \(splitTiles) are reached")
         }
     }
 
-    private mutating func checkTile(entry: UInt32, at offset: Int, name: String, bounds: TileBounds, depth: Int) {
-        tilesVisited += 1
-        let payload = TileEntry.payload(of: entry)
-        switch TileEntry.kind(of: entry) {
-        case TileEntry.emptyKind:
-            if payload != 0 { report(name, offset, "an empty entry has the non-zero payload \(payload)") }
-        case TileEntry.coveredKind:
-            if Int(payload) >= layout.featureCount {
-                report(name, offset, "covered by feature \(payload), but there are \(layout.featureCount) features")
-            }
-        case TileEntry.recordKind:
-            checkRecord(entry: entry, name: name, bounds: bounds)
-        default:
-            let grid = layout.grid, factor = grid.splitFactor
-            guard depth < Int(grid.maximumDepth) else {
-                return report(name, offset, "split below the deepest level \(grid.maximumDepth) that the grid allows")
-            }
-            guard Int64(payload) < grid.subdirectoryCount else {
-                return report(name, offset, "split into sub-directory \(payload), but there are \(grid.subdirectoryCount)")
-            }
-            guard !visitedSubdirectories[Int(payload)] else {
-                return report(name, offset, "sub-directory \(payload) is used by more than one split tile")
-            }
-            visitedSubdirectories[Int(payload)] = true
-            guard bounds.width >= factor, bounds.height >= factor else {
-                return report(name, offset, "a tile \(bounds.width) × \(bounds.height) units is too small to split \(factor) × \(factor)")
-            }
-            for row in 0..<factor {
-                for column in 0..<factor {
-                    let slot = Int64(payload) * factor * factor + row * factor + column
-                    let childOffset = layout.subdirectoryOffset + Int(slot) * 4
-                    guard let child = span.getUInt32(at: childOffset) else { continue }
-                    checkTile(entry: child, at: childOffset, name: "\(name) part (\(column), \(row))",
-                              bounds: bounds.part(column: column, row: row, factor: factor), depth: depth + 1)
-                }
+    /// The split tiles reached from the top-level directory (each node or sub-directory once in a sound file).
+    private func countSplitTiles() -> Int64 {
+        var count: Int64 = 0
+        let grid = layout.grid
+        func visit(_ entry: UInt32, depth: Int) {
+            guard TileEntry.kind(of: entry) == TileEntry.splitKind, depth < Int(grid.maximumDepth),
+                  count <= grid.subdirectoryCount else { return }
+            count += 1
+            for slot in 0..<(grid.splitFactor * grid.splitFactor) {
+                if let child = DirectoryWalker.child(of: entry, slot: slot, in: map.storage) { visit(child, depth: depth + 1) }
             }
         }
+        for row in 0..<grid.rows {
+            for column in 0..<grid.columns {
+                if let entry = DirectoryWalker.topEntry(column: column, row: row, in: map.storage) { visit(entry, depth: 0) }
+            }
+        }
+        return count
     }
 
     private mutating func checkRecord(entry tileEntry: UInt32, name: String, bounds: TileBounds) {
@@ -212,40 +223,12 @@ public struct MapVerifier {
         guard relative < layout.tilesEnd - layout.tilesOffset else {
             return report(name, layout.directoryOffset, "its record offset \(relative) is outside TILE (\(layout.tilesEnd - layout.tilesOffset) bytes)")
         }
-        let start = layout.tilesOffset + relative
         var reader = TileRecordReader(storage: map.storage, entry: tileEntry, bounds: bounds)
-        guard let count = reader.cursor.readVarint(), count >= 1, count <= UInt64(layout.featureCount) else {
-            return report(name, start, "the record's feature count is missing, zero or more than the features")
-        }
-        var feature: UInt64 = 0
-        for entry in 0..<count {
-            let entryStart = reader.cursor.position
-            guard let head = reader.cursor.readVarint(), let runs = reader.cursor.readVarint() else {
-                return report(name, entryStart, "record entry \(entry) ends early")
-            }
-            if entry > 0 && head >> 1 == 0 { report(name, entryStart, "record entry \(entry) repeats feature \(feature)") }
-            feature &+= head >> 1
-            guard feature < UInt64(layout.featureCount) else {
-                return report(name, entryStart, "record entry \(entry) names feature \(feature), but there are \(layout.featureCount)")
-            }
-            if runs == 0 && head & 1 == 0 { report(name, entryStart, "record entry \(entry) has no edges and its corner is outside") }
-            guard runs <= UInt64(reader.cursor.remaining) else { return report(name, entryStart, "record entry \(entry) claims \(runs) runs") }
-            for run in 0..<runs {
-                let runStart = reader.cursor.position
-                var edges = 0
-                if let problem = reader.readRun({ _, _, _, _ in edges += 1 }) {
-                    let what: String
-                    switch problem {
-                    case .badVertexCount: what = "has a bad vertex count"
-                    case .badWidths: what = "has delta widths above \(PackedRun.maximumWidth) bits"
-                    case .endsEarly: what = "ends early"
-                    case .outsideWorld: what = "has a vertex outside the world"
-                    }
-                    return report(name, runStart, "run \(run) of entry \(entry) \(what)")
-                }
-                edgesDecoded += edges
-            }
-        }
+        var edges = 0
+        var found: [RecordProblem] = []
+        reader.walk(slot: { _ in }, run: { _, _ in }, edge: { _, _, _, _ in edges += 1 }, problem: { found.append($0) })
+        edgesDecoded += edges
+        for problem in found { report(name, problem.offset, problem.reason) }
     }
 
     // MARK: Features, properties, strings

@@ -143,7 +143,6 @@ struct NearbySearch {
     /// With ``collectsAll``: each feature within the radius and its distance, unsorted.
     var found: [(feature: Int, distance: Double)] = []
     var cost = NearbyCost(leafTiles: 0, recordTiles: 0, edges: 0, measuredEdges: 0)
-    private var splitsVisited: Int64 = 0
 
     init(storage: MapStorage, latitude: Double, longitude: Double, radius: Double, collectsAll: Bool) {
         self.storage = storage
@@ -156,77 +155,44 @@ struct NearbySearch {
         bestDistance = radius
     }
 
-    /// Visits every top-level tile that meets the box, and below it every part that does.
+    /// Visits every leaf tile that meets the box (through the one ``DirectoryWalker``) and measures
+    /// the edges of its record.
     mutating func run() {
-        let layout = storage.layout, grid = layout.grid
-        let span = ByteSpan(base: storage.base, count: storage.count)
-        guard grid.tileWidth > 0, grid.tileHeight > 0 else { return }
-        let firstRow = max(0, (box.south - grid.originY) / grid.tileHeight - 1)
-        let lastRow = min(grid.rows - 1, (box.north - grid.originY) / grid.tileHeight + 1)
-        guard firstRow <= lastRow else { return }
-        for row in firstRow...lastRow {
-            let south = grid.originY + row * grid.tileHeight
-            for column in 0..<grid.columns {
-                let west = grid.originX + column * grid.tileWidth
-                let bounds = TileBounds(west: west, south: south, east: west + grid.tileWidth, north: south + grid.tileHeight)
-                guard box.meets(bounds),
-                      let entry = span.getUInt32(at: layout.directoryOffset + Int(row * grid.columns + column) * 4) else { continue }
-                visit(entry: entry, bounds: bounds, depth: 0, span: span)
-            }
-        }
-    }
-
-    private mutating func visit(entry: UInt32, bounds: TileBounds, depth: Int, span: ByteSpan) {
-        let layout = storage.layout
-        switch TileEntry.kind(of: entry) {
-        case TileEntry.splitKind:
-            // A sound file visits each sub-directory at most once; more visits mean entries loop back.
-            splitsVisited += 1
-            let factor = layout.grid.splitFactor
-            let subdirectory = Int64(TileEntry.payload(of: entry))
-            guard splitsVisited <= layout.grid.subdirectoryCount, depth < Int(layout.grid.maximumDepth),
-                  subdirectory < layout.grid.subdirectoryCount, bounds.width >= factor, bounds.height >= factor else { return }
-            for row in 0..<factor {
-                for column in 0..<factor {
-                    let part = bounds.part(column: column, row: row, factor: factor)
-                    guard box.meets(part) else { continue }
-                    let slot = subdirectory * factor * factor + row * factor + column
-                    guard let child = span.getUInt32(at: layout.subdirectoryOffset + Int(slot) * 4) else { continue }
-                    visit(entry: child, bounds: part, depth: depth + 1, span: span)
-                }
-            }
-        case TileEntry.recordKind:
+        let box = self.box
+        var records: [LocatedTile] = []
+        DirectoryWalker(storage: storage).walk(south: box.south, north: box.north, meeting: { box.meets($0) }) { leaf in
             cost.leafTiles += 1
+            if TileEntry.kind(of: leaf.entry) == TileEntry.recordKind { records.append(leaf) }
+        }
+        for leaf in records {
             cost.recordTiles += 1
-            walk(record: entry, bounds: bounds)
-        default:
-            cost.leafTiles += 1
+            walk(record: leaf.entry, bounds: leaf.bounds)
         }
     }
 
-    /// Measures every edge of one tile record; stops at the first unreadable byte.
+    /// Measures every edge of one tile record, once, for every feature the edge counts for; stops at the first unreadable byte.
     private mutating func walk(record entry: UInt32, bounds: TileBounds) {
         var reader = TileRecordReader(storage: storage, entry: entry, bounds: bounds)
-        guard let entryCount = reader.cursor.readVarint(), entryCount <= UInt64(reader.cursor.remaining) else { return }
-        let featureCount = UInt64(storage.layout.featureCount)
-        var featureIndex: UInt64 = 0
-        for _ in 0..<entryCount {
-            guard let head = reader.cursor.readVarint(), let runCount = reader.cursor.readVarint(),
-                  runCount <= UInt64(reader.cursor.remaining) else { return }
-            featureIndex = featureIndex &+ (head >> 1)
-            guard featureIndex < featureCount else { return }
-            let feature = Int(featureIndex)
-            for _ in 0..<runCount {
-                let problem = reader.readRun(checkingVertices: true) { ax, ay, bx, by in
-                    measure(ax, ay, bx, by, feature: feature)
-                }
-                guard problem == nil else { return }
+        var slots: [Int] = []
+        var window = (first: 0, mask: UInt64(0))
+        var edges: [(Int64, Int64, Int64, Int64, first: Int, mask: UInt64)] = []
+        reader.walk(slot: { slots.append($0.featureIndex) }, run: { first, mask in window = (first, mask) },
+                    edge: { ax, ay, bx, by in edges.append((ax, ay, bx, by, window.first, window.mask)) })
+        for edge in edges {
+            var features: [Int] = []
+            var pending = edge.mask
+            while pending != 0 {
+                let index = edge.first + pending.trailingZeroBitCount
+                pending &= pending - 1
+                if index < slots.count { features.append(slots[index]) }
             }
+            measure(edge.0, edge.1, edge.2, edge.3, features: features)
         }
     }
 
     /// The distance to one edge, when a lower bound does not already put it beyond the best so far.
-    private mutating func measure(_ ax: Int64, _ ay: Int64, _ bx: Int64, _ by: Int64, feature: Int) {
+    private mutating func measure(_ ax: Int64, _ ay: Int64, _ bx: Int64, _ by: Int64, features: [Int]) {
+        guard let feature = features.min() else { return }
         cost.edges += 1
         let limit = collectsAll ? radius : bestDistance
         // The same edge, stored for two features or in either direction, is measured the same way,
@@ -261,15 +227,22 @@ struct NearbySearch {
                                             latitudeA: latitudeA, longitudeA: longitudeA, latitudeB: latitudeB, longitudeB: longitudeB)
         guard distance <= radius else { return }
         if collectsAll {
-            for index in found.indices where found[index].feature == feature {
-                if distance < found[index].distance { found[index].distance = distance }
-                return
-            }
-            found.append((feature, distance))
+            for feature in features { keep(feature, distance) }
         } else if distance < bestDistance || (distance == bestDistance && (bestFeature < 0 || feature < bestFeature)) {
             bestDistance = distance
             bestFeature = feature
         }
+    }
+}
+
+extension NearbySearch {
+    /// Keeps `distance` for `feature` when it is the feature's smallest so far.
+    fileprivate mutating func keep(_ feature: Int, _ distance: Double) {
+        for index in found.indices where found[index].feature == feature {
+            if distance < found[index].distance { found[index].distance = distance }
+            return
+        }
+        found.append((feature, distance))
     }
 }
 

@@ -1,12 +1,32 @@
-/// Walks one tile record in `TILE`: its features, each with its corner bit and its runs of edges.
+/// One feature slot of a tile record: the feature, and whether it contains the tile's south-east corner.
+struct RecordSlot: Equatable {
+    /// The feature's index in the layer's feature table.
+    var featureIndex: Int
+    /// The slot's corner bit.
+    var cornerInside: Bool
+}
+
+/// What is wrong with a tile record: the absolute offset of the damaged part, and what it is.
+struct RecordProblem: Error {
+    /// The absolute byte offset where the damaged structure starts.
+    var offset: Int
+    /// What is wrong, as a phrase ("run 3 ends early").
+    var reason: String
+}
+
+/// The one reader of tile records, for every format version.
 ///
-/// Every byte read is checked against the end of `TILE`, every vertex against the valid
-/// coordinate range, and every count against the bytes left, so a corrupt record ends the walk
-/// early ("no answer") instead of reading out of bounds.
+/// A record lists feature *slots* (a feature index and a corner bit each) and *runs* of edges, each
+/// run counting for a set of slots given as a 64-bit mask over a window of slots. Format 3 records
+/// (Spec/FORMAT.md, "Records with shared edges") have up to 64 slots and one mask per run; a
+/// format 1 or 2 record is read as one slot per feature entry whose runs have the mask `1` at that
+/// slot. ``walk(checkingVertices:slot:run:edge:)`` gives all of it to survey, export, render,
+/// nearby search and verify; ``evaluate(point:_:)`` is the lookup's allocation-free form.
 ///
-/// Runs are decoded as the file's major version says: version 1 stores every vertex delta as a
-/// pair of zig-zag varints; version 2 stores the first vertex as varints and the deltas bit-packed
-/// at a fixed width per run (see Spec/FORMAT.md, "Tile records").
+/// Every byte read is checked against the end of `TILE` and every count against the bytes left, so
+/// a corrupt record ends the walk early ("no answer") instead of reading out of bounds. Vertices
+/// are checked against the world where asked; lookups skip that check (the arithmetic wraps, so a
+/// corrupt vertex can only give a wrong answer).
 @usableFromInline
 struct TileRecordReader {
     @usableFromInline var cursor: VarintCursor
@@ -15,6 +35,7 @@ struct TileRecordReader {
     @usableFromInline let limitX: Int64
     @usableFromInline let limitY: Int64
     @usableFromInline let packedRuns: Bool
+    @usableFromInline let sharedEdges: Bool
     /// The end of the whole file: packed deltas are read eight bytes at a time while that stays inside it.
     @usableFromInline let fileEnd: Int
     /// False once the record turned out to be corrupt.
@@ -25,27 +46,40 @@ struct TileRecordReader {
         // The payload (< 2^30) is added only when it lies inside TILE, so no sum can overflow a 32-bit Int.
         let payload = Int(TileEntry.payload(of: entry))
         let start = payload <= tilesEnd - tilesOffset ? tilesOffset + payload : tilesEnd
-        let end = tilesEnd
-        cursor = VarintCursor(base: storage.base, position: start, end: end)
+        cursor = VarintCursor(base: storage.base, position: start, end: tilesEnd)
         self.bounds = bounds
         featureCount = storage.layout.featureCount
         limitX = storage.layout.quantizer.halfTurn
         limitY = storage.layout.quantizer.quarterTurn
         packedRuns = storage.layout.packedRuns
+        sharedEdges = storage.layout.usesNodes
         fileEnd = storage.count
     }
 
     /// What made a run unreadable.
-    @usableFromInline enum RunProblem {
-        case badVertexCount, badWidths, endsEarly, outsideWorld
+    @usableFromInline enum RunProblem: Error {
+        case badVertexCount, badWidths, endsEarly, outsideWorld, emptyMask
+
+        /// The problem as a phrase for messages.
+        var phrase: String {
+            switch self {
+            case .badVertexCount: return "has a bad vertex count"
+            case .badWidths: return "has delta widths above \(PackedRun.maximumWidth) bits"
+            case .endsEarly: return "ends early"
+            case .outsideWorld: return "has a vertex outside the world"
+            case .emptyMask: return "counts for no slot (its mask is zero)"
+            }
+        }
     }
 
-    /// Reads one run and calls `edge(ax, ay, bx, by)` for each of its edges, in order.
+    @inlinable func isInWorld(_ x: Int64, _ y: Int64) -> Bool {
+        x >= -limitX && x <= limitX && y >= -limitY && y <= limitY
+    }
+
+    // MARK: Runs of formats 1 and 2
+
+    /// Reads one format 1 or 2 run and calls `edge(ax, ay, bx, by)` for each of its edges, in order.
     /// Returns nil when the run was read whole, or what was wrong with it.
-    ///
-    /// With `checkingVertices`, every vertex must lie in the world (the verifier and surveys ask
-    /// for this). Lookups skip that check: a corrupt vertex can then only give a wrong answer, never
-    /// a trap or a read out of bounds, because the arithmetic wraps and no read depends on it.
     @inlinable mutating func readRun(checkingVertices: Bool = true, _ edge: (Int64, Int64, Int64, Int64) -> Void) -> RunProblem? {
         packedRuns ? readPackedRun(checkingVertices: checkingVertices, edge) : readVarintRun(edge)
     }
@@ -82,22 +116,31 @@ struct TileRecordReader {
         let widthY = UInt64(cursor.base.load(fromByteOffset: cursor.position &+ 1, as: UInt8.self))
         guard widthX <= PackedRun.maximumWidth, widthY <= PackedRun.maximumWidth else { return .badWidths }
         cursor.position &+= 2
-        let pairWidth = widthX &+ widthY
         // At most 8 × remaining × 66 bits: no overflow in 64 bits, and checked before it becomes an Int.
-        let packedBytes = ((vertexCount &- 1) &* pairWidth &+ 7) / 8
+        let packedBytes = ((vertexCount &- 1) &* (widthX &+ widthY) &+ 7) / 8
         guard packedBytes <= UInt64(cursor.remaining) else { return .endsEarly }
-        let byteCount = Int(packedBytes)
-        let start = cursor.position
-        cursor.position &+= byteCount
-        let maskX = (UInt64(1) &<< widthX) &- 1, maskY = (UInt64(1) &<< widthY) &- 1
-        var x = bounds.west &+ firstX, y = bounds.south &+ firstY
+        let fields = BitFields(base: cursor.base, start: cursor.position, byteCount: Int(packedBytes), spanEnd: fileEnd)
+        cursor.position &+= Int(packedBytes)
+        return decodePairs(fields, from: 0, pairs: vertexCount &- 1, widthX: widthX, widthY: widthY,
+                           x: bounds.west &+ firstX, y: bounds.south &+ firstY, checkingVertices: checkingVertices, edge)
+    }
+
+    /// Decodes `pairs` packed zig-zag delta pairs from stream bit `bit` on, starting at vertex
+    /// `(x, y)`, and calls `edge` for each edge: the vertex loop of format 2 and 3 runs.
+    @inlinable func decodePairs(_ fields: BitFields, from bit: UInt64, pairs: UInt64, widthX: UInt64, widthY: UInt64,
+                                x startX: Int64, y startY: Int64, checkingVertices: Bool,
+                                _ edge: (Int64, Int64, Int64, Int64) -> Void) -> RunProblem? {
+        var x = startX, y = startY
         if checkingVertices, !isInWorld(x, y) { return .outsideWorld }
-        var bit: UInt64 = 0
+        let pairWidth = widthX &+ widthY
+        let maskX = BitFields.mask(widthX), maskY = BitFields.mask(widthY)
+        var bit = bit
         // start + byteCount ≤ the end of TILE ≤ fileEnd, so the difference cannot overflow.
-        if pairWidth <= 56, fileEnd &- start &- byteCount >= 8 {
+        if pairWidth <= 56, fileEnd &- fields.start &- fields.byteCount >= 8 {
             // Common case: one unaligned eight-byte load holds both deltas of a vertex.
-            for _ in 1..<vertexCount {
-                let word = UInt64(littleEndian: cursor.base.loadUnaligned(fromByteOffset: start &+ Int(bit &>> 3), as: UInt64.self)) &>> (bit & 7)
+            for _ in 0..<pairs {
+                let word = UInt64(littleEndian: fields.base.loadUnaligned(fromByteOffset: fields.start &+ Int(truncatingIfNeeded: bit &>> 3),
+                                                                          as: UInt64.self)) &>> (bit & 7)
                 bit &+= pairWidth
                 let nextX = x &+ ZigZag.decode(word & maskX), nextY = y &+ ZigZag.decode((word &>> widthX) & maskY)
                 if checkingVertices, !isInWorld(nextX, nextY) { return .outsideWorld }
@@ -107,11 +150,10 @@ struct TileRecordReader {
             }
             return nil
         }
-        for _ in 1..<vertexCount {
-            let zigX = bits(at: bit, from: start, byteCount: byteCount) & maskX
-            bit &+= widthX
-            let zigY = bits(at: bit, from: start, byteCount: byteCount) & maskY
-            bit &+= widthY
+        for _ in 0..<pairs {
+            let zigX = fields.field(at: bit, width: widthX)
+            let zigY = fields.field(at: bit &+ widthX, width: widthY)
+            bit &+= pairWidth
             let nextX = x &+ ZigZag.decode(zigX), nextY = y &+ ZigZag.decode(zigY)
             if checkingVertices, !isInWorld(nextX, nextY) { return .outsideWorld }
             edge(x, y, nextX, nextY)
@@ -121,27 +163,161 @@ struct TileRecordReader {
         return nil
     }
 
-    /// The bits of the packed run from bit `bit` on (least significant first), as far as the
-    /// run's bytes go (zero past its end): at least 33 bits, read one byte at a time.
-    @inlinable func bits(at bit: UInt64, from start: Int, byteCount: Int) -> UInt64 {
-        let byte = Int(bit >> 3), shift = bit & 7
-        var word: UInt64 = 0
-        var index = 0
-        while index < 8, byte &+ index < byteCount {
-            word |= UInt64(cursor.base.load(fromByteOffset: start &+ byte &+ index, as: UInt8.self)) &<< UInt64(index &* 8)
-            index &+= 1
+    // MARK: Format 3: slots, then runs with masks
+
+    /// The fixed part of a format 3 record, read by ``readSharedHeader()``.
+    @usableFromInline struct SharedHeader {
+        @usableFromInline var slotCount: UInt64
+        /// Where the slots' feature index varints start.
+        @usableFromInline var featuresStart: Int
+        @usableFromInline var corners: UInt64
+        @usableFromInline var runCount: UInt64
+        @usableFromInline var firstWidthX: UInt64
+        @usableFromInline var firstWidthY: UInt64
+
+        @inlinable init(slotCount: UInt64, featuresStart: Int, corners: UInt64, runCount: UInt64, firstWidthX: UInt64, firstWidthY: UInt64) {
+            self.slotCount = slotCount
+            self.featuresStart = featuresStart
+            self.corners = corners
+            self.runCount = runCount
+            self.firstWidthX = firstWidthX
+            self.firstWidthY = firstWidthY
         }
-        return word &>> shift
     }
 
-    @inlinable func isInWorld(_ x: Int64, _ y: Int64) -> Bool {
-        x >= -limitX && x <= limitX && y >= -limitY && y <= limitY
+    /// Reads slot count, feature indexes (skipped), corner bits, run count and first-vertex widths.
+    @inlinable mutating func readSharedHeader() -> SharedHeader? {
+        guard let slotCount = cursor.readVarint(), slotCount >= 1, slotCount <= UInt64(FormatLayout.SharedRecord.maximumSlots) else { return nil }
+        let featuresStart = cursor.position
+        for _ in 0..<slotCount {
+            guard cursor.readVarint() != nil else { return nil }
+        }
+        let cornerBytes = Int(slotCount &+ 7) / 8
+        guard cursor.remaining >= cornerBytes else { return nil }
+        var corners: UInt64 = 0
+        for index in 0..<cornerBytes {
+            corners |= UInt64(cursor.base.load(fromByteOffset: cursor.position &+ index, as: UInt8.self)) &<< UInt64(index &* 8)
+        }
+        cursor.position &+= cornerBytes
+        guard let runCount = cursor.readVarint(), runCount <= UInt64(cursor.remaining) else { return nil }
+        var widthX: UInt64 = 0, widthY: UInt64 = 0
+        if runCount > 0 {
+            guard cursor.remaining >= 2 else { return nil }
+            widthX = UInt64(cursor.base.load(fromByteOffset: cursor.position, as: UInt8.self))
+            widthY = UInt64(cursor.base.load(fromByteOffset: cursor.position &+ 1, as: UInt8.self))
+            guard widthX <= PackedRun.maximumWidth, widthY <= PackedRun.maximumWidth else { return nil }
+            cursor.position &+= 2
+        }
+        return SharedHeader(slotCount: slotCount, featuresStart: featuresStart, corners: corners, runCount: runCount,
+                            firstWidthX: widthX, firstWidthY: widthY)
     }
 
-    /// Calls `body` with each feature of the record that contains `point`, in record order
-    /// (smallest area first), until `body` returns false.
+    /// Reads the head of one format 3 run: its mask, and where its vertices start.
+    /// `decode` then walks its edges; the cursor is already past the run.
+    @usableFromInline struct SharedRun {
+        @usableFromInline var mask: UInt64
+        @usableFromInline var fields: BitFields
+        @usableFromInline var firstBit: UInt64
+        @usableFromInline var pairs: UInt64
+        @usableFromInline var widthX: UInt64
+        @usableFromInline var widthY: UInt64
+        @usableFromInline var x: Int64
+        @usableFromInline var y: Int64
+
+        @inlinable init(mask: UInt64, fields: BitFields, firstBit: UInt64, pairs: UInt64, widthX: UInt64, widthY: UInt64, x: Int64, y: Int64) {
+            self.mask = mask
+            self.fields = fields
+            self.firstBit = firstBit
+            self.pairs = pairs
+            self.widthX = widthX
+            self.widthY = widthY
+            self.x = x
+            self.y = y
+        }
+    }
+
+    /// Reads a format 3 run's vertex count and bit-stream head, and moves the cursor past the run.
+    @inlinable mutating func readSharedRun(_ header: SharedHeader) -> Result<SharedRun, RunProblem> {
+        guard let vertexCount = cursor.readVarint(), vertexCount >= 2,
+              vertexCount - 1 <= UInt64(cursor.remaining) &* 8 else { return .failure(.badVertexCount) }
+        let maskBits = header.slotCount > 1 ? header.slotCount : 0
+        let headBits = maskBits &+ header.firstWidthX &+ header.firstWidthY &+ 2 &* FormatLayout.SharedRecord.widthFieldBits
+        guard (headBits &+ 7) / 8 <= UInt64(cursor.remaining) else { return .failure(.endsEarly) }
+        let available = cursor.remaining
+        let head = BitFields(base: cursor.base, start: cursor.position, byteCount: available, spanEnd: fileEnd)
+        let mask = maskBits > 0 ? head.field(at: 0, width: maskBits) : 1
+        guard mask != 0 else { return .failure(.emptyMask) }
+        var bit = maskBits
+        let firstX = ZigZag.decode(head.field(at: bit, width: header.firstWidthX))
+        bit &+= header.firstWidthX
+        let firstY = ZigZag.decode(head.field(at: bit, width: header.firstWidthY))
+        bit &+= header.firstWidthY
+        let widthX = head.field(at: bit, width: FormatLayout.SharedRecord.widthFieldBits)
+        let widthY = head.field(at: bit &+ FormatLayout.SharedRecord.widthFieldBits, width: FormatLayout.SharedRecord.widthFieldBits)
+        bit &+= 2 &* FormatLayout.SharedRecord.widthFieldBits
+        guard widthX <= PackedRun.maximumWidth, widthY <= PackedRun.maximumWidth else { return .failure(.badWidths) }
+        // At most 64 + 66 + 12 + 8 × remaining × 66 bits: no overflow in 64 bits.
+        let byteCount = (bit &+ (vertexCount &- 1) &* (widthX &+ widthY) &+ 7) / 8
+        guard byteCount <= UInt64(available) else { return .failure(.endsEarly) }
+        let fields = BitFields(base: cursor.base, start: cursor.position, byteCount: Int(byteCount), spanEnd: fileEnd)
+        cursor.position &+= Int(byteCount)
+        return .success(SharedRun(mask: mask, fields: fields, firstBit: bit, pairs: vertexCount &- 1, widthX: widthX, widthY: widthY,
+                                  x: bounds.west &+ firstX, y: bounds.south &+ firstY))
+    }
+
+    /// Calls `edge` for each edge of a format 3 run read by ``readSharedRun(_:)``.
+    @inlinable func decode(_ run: SharedRun, checkingVertices: Bool, _ edge: (Int64, Int64, Int64, Int64) -> Void) -> RunProblem? {
+        decodePairs(run.fields, from: run.firstBit, pairs: run.pairs, widthX: run.widthX, widthY: run.widthY,
+                    x: run.x, y: run.y, checkingVertices: checkingVertices, edge)
+    }
+
+    // MARK: Lookup
+
+    /// Calls `body` with each feature of the record that contains `point`, smallest area first,
+    /// until `body` returns false. Allocates nothing.
     @inlinable mutating func evaluate(point: GridPoint, _ body: (Int) -> Bool) {
-        let px = point.x, py = point.y, east = bounds.east, south = bounds.south
+        if sharedEdges {
+            evaluateShared(point: point, body)
+        } else {
+            evaluateEntries(point: point, body)
+        }
+    }
+
+    /// Format 3: parity per slot in one word; slots are answered as soon as no later run can change them.
+    @inlinable mutating func evaluateShared(point: GridPoint, _ body: (Int) -> Bool) {
+        let east = bounds.east, south = bounds.south
+        guard let header = readSharedHeader() else { isSound = false; return }
+        var parity = header.corners & BitFields.mask(header.slotCount)
+        var answers = SlotFeatures(base: cursor.base, position: header.featuresStart, end: cursor.end, featureCount: featureCount)
+        var settled: UInt64 = 0
+        for _ in 0..<header.runCount {
+            let run: SharedRun
+            switch readSharedRun(header) {
+            case .success(let value): run = value
+            case .failure: isSound = false; return
+            }
+            // Runs come by their lowest slot: every slot below it is final.
+            let lowest = UInt64(run.mask.trailingZeroBitCount)
+            if lowest > settled {
+                let ready = parity & BitFields.mask(lowest) & ~BitFields.mask(settled)
+                guard answers.report(ready, to: body) else { isSound = answers.isSound; return }
+                settled = lowest
+            }
+            var odd = false
+            _ = decode(run, checkingVertices: false) { ax, ay, bx, by in
+                if EvenOddRule.flipsParity(point: point, east: east, south: south, ax: ax, ay: ay, bx: bx, by: by) {
+                    odd.toggle()
+                }
+            }
+            if odd { parity ^= run.mask }
+        }
+        _ = answers.report(parity & ~BitFields.mask(settled), to: body)
+        isSound = answers.isSound
+    }
+
+    /// Formats 1 and 2: one entry per feature, its corner bit and its own runs.
+    @inlinable mutating func evaluateEntries(point: GridPoint, _ body: (Int) -> Bool) {
+        let east = bounds.east, south = bounds.south
         guard let entryCount = cursor.readVarint(), entryCount <= UInt64(cursor.remaining) else { isSound = false; return }
         var featureIndex: UInt64 = 0
         for _ in 0..<entryCount {
@@ -152,7 +328,7 @@ struct TileRecordReader {
             var inside = (head & 1) == 1
             for _ in 0..<runCount {
                 let problem = readRun(checkingVertices: false) { ax, ay, bx, by in
-                    if EvenOddRule.flipsParity(pointX: px, pointY: py, east: east, south: south, ax: ax, ay: ay, bx: bx, by: by) {
+                    if EvenOddRule.flipsParity(point: point, east: east, south: south, ax: ax, ay: ay, bx: bx, by: by) {
                         inside.toggle()
                     }
                 }
@@ -163,7 +339,40 @@ struct TileRecordReader {
     }
 }
 
-/// Constants of version 2's bit-packed runs.
+/// The feature indexes of a format 3 record's slots, read forward as slots are answered.
+@usableFromInline
+struct SlotFeatures {
+    @usableFromInline var cursor: VarintCursor
+    @usableFromInline let featureCount: Int
+    @usableFromInline var nextSlot = 0
+    @usableFromInline var featureIndex: UInt64 = 0
+    @usableFromInline var isSound = true
+
+    @inlinable init(base: UnsafeRawPointer, position: Int, end: Int, featureCount: Int) {
+        cursor = VarintCursor(base: base, position: position, end: end)
+        self.featureCount = featureCount
+    }
+
+    /// Calls `body` with the feature of each slot set in `slots` (ascending, each above the slots
+    /// reported before); false when `body` asked to stop or a feature index is bad.
+    @inlinable mutating func report(_ slots: UInt64, to body: (Int) -> Bool) -> Bool {
+        var pending = slots
+        while pending != 0 {
+            let slot = pending.trailingZeroBitCount
+            pending &= pending &- 1
+            while nextSlot <= slot {
+                guard let delta = cursor.readVarint() else { isSound = false; return false }
+                featureIndex = featureIndex &+ delta
+                nextSlot &+= 1
+            }
+            guard featureIndex < UInt64(featureCount) else { isSound = false; return false }
+            if !body(Int(featureIndex)) { return false }
+        }
+        return true
+    }
+}
+
+/// Constants of the bit-packed runs of formats 2 and 3.
 public enum PackedRun {
     /// The widest delta a run stores, in bits: zig-zag of a longitude difference of up to 360°
     /// at 1e-7° needs 33 bits.

@@ -21,6 +21,8 @@ public struct TileSurvey: Sendable {
     public var edgesPerTile: [Int] = []
     /// Features per non-empty leaf tile, sorted ascending.
     public var featuresPerTile: [Int] = []
+    /// Format 3: the bytes of the directory and the records by what they hold; nil for older files.
+    public var bytes: TileBytes?
 
     /// The value at fraction `q` (0…1) of a sorted list, or 0 when empty.
     public static func percentile(_ sorted: [Int], _ q: Double) -> Int {
@@ -30,6 +32,8 @@ public struct TileSurvey: Sendable {
 
     /// Surveys every tile of `map`.
     public init(of map: GMap) {
+        var recordEntries: [UInt32] = []
+        var recordBytes = RecordBits()
         let grid = map.grid
         topLevelTiles = Int(grid.columns * grid.rows)
         let unreadableEntries = map.forEachLeafTile { tile in
@@ -45,6 +49,7 @@ public struct TileSurvey: Sendable {
                 recordTiles += 1
                 var reader = TileRecordReader(storage: map.storage, entry: tile.entry, bounds: tile.bounds)
                 let (features, edges) = reader.count()
+                if map.layout.usesNodes { recordEntries.append(tile.entry) }
                 if !reader.isSound { unreadableRecords += 1 }
                 edgesPerTile.append(edges)
                 featuresPerTile.append(features)
@@ -52,25 +57,83 @@ public struct TileSurvey: Sendable {
         }
         unreadableRecords += unreadableEntries
         splitTiles = Int(grid.subdirectoryCount)
+        if map.layout.usesNodes {
+            // Each distinct record once (tiles may share one).
+            recordEntries.sort()
+            var previous: UInt32?
+            for entry in recordEntries where entry != previous {
+                previous = entry
+                var measuring = TileRecordReader(storage: map.storage, entry: entry, bounds: TileBounds(west: 0, south: 0, east: 0, north: 0))
+                if let sizes = measuring.measureShared() { recordBytes.add(sizes) }
+            }
+            let layout = map.layout
+            let gridLength = map.sections.first { $0.offset == UInt64(layout.directoryOffset - FormatLayout.Grid.directory) }?.length ?? 0
+            bytes = TileBytes(directory: Int(gridLength) + (layout.tilesEnd - layout.tilesOffset) - recordBytes.totalBytes,
+                              recordHeads: recordBytes.headBytes, masks: (recordBytes.maskBits + 7) / 8,
+                              firstVertices: recordBytes.vertexCountBytes + (recordBytes.firstVertexBits + 7) / 8,
+                              widths: (recordBytes.widthBits + 7) / 8,
+                              deltas: recordBytes.totalBytes - recordBytes.headBytes - recordBytes.vertexCountBytes
+                                - (recordBytes.maskBits + 7) / 8 - (recordBytes.firstVertexBits + 7) / 8 - (recordBytes.widthBits + 7) / 8)
+        }
         edgesPerTile.sort()
         featuresPerTile.sort()
     }
 }
 
+/// Format 3's tile bytes by what they hold, as ``TileSurvey`` measures them (`gmap info`).
+public struct TileBytes: Sendable, Equatable {
+    /// `GRID` and the directory nodes in `TILE` (everything in `TILE` that no record holds).
+    public var directory: Int
+    /// Record heads: slot counts, feature indexes, corner bits, run counts, first-vertex widths.
+    public var recordHeads: Int
+    /// The runs' slot masks.
+    public var masks: Int
+    /// The runs' vertex counts and first vertices.
+    public var firstVertices: Int
+    /// The runs' 6-bit delta widths.
+    public var widths: Int
+    /// The packed deltas, with each run's padding bits.
+    public var deltas: Int
+}
+
+/// Bit counts of format 3 records, summed over distinct records.
+struct RecordBits {
+    var totalBytes = 0
+    var headBytes = 0
+    var vertexCountBytes = 0
+    var maskBits = 0
+    var firstVertexBits = 0
+    var widthBits = 0
+
+    mutating func add(_ other: RecordBits) {
+        totalBytes += other.totalBytes
+        headBytes += other.headBytes
+        vertexCountBytes += other.vertexCountBytes
+        maskBits += other.maskBits
+        firstVertexBits += other.firstVertexBits
+        widthBits += other.widthBits
+    }
+}
+
 extension TileRecordReader {
-    /// Walks the record without a point: the number of features and of edges in it.
-    mutating func count() -> (features: Int, edges: Int) {
-        guard let entryCount = cursor.readVarint(), entryCount <= UInt64(cursor.remaining) else { isSound = false; return (0, 0) }
-        var edges = 0
-        for _ in 0..<entryCount {
-            guard let _ = cursor.readVarint(), let runCount = cursor.readVarint(), runCount <= UInt64(cursor.remaining) else {
-                isSound = false
-                return (0, edges)
-            }
-            for _ in 0..<runCount {
-                guard readRun({ _, _, _, _ in edges += 1 }) == nil else { isSound = false; return (0, edges) }
-            }
+    /// The sizes of the parts of a format 3 record, or nil when it cannot be read to its end.
+    mutating func measureShared() -> RecordBits? {
+        let start = cursor.position
+        guard let header = readSharedHeader() else { return nil }
+        var bits = RecordBits()
+        bits.headBytes = cursor.position - start
+        let maskBits = header.slotCount > 1 ? Int(header.slotCount) : 0
+        for _ in 0..<header.runCount {
+            let runStart = cursor.position
+            _ = cursor.readVarint()
+            bits.vertexCountBytes += cursor.position - runStart
+            cursor.position = runStart
+            guard case .success = readSharedRun(header) else { return nil }
+            bits.maskBits += maskBits
+            bits.firstVertexBits += Int(header.firstWidthX + header.firstWidthY)
+            bits.widthBits += 2 * Int(FormatLayout.SharedRecord.widthFieldBits)
         }
-        return (Int(entryCount), edges)
+        bits.totalBytes = cursor.position - start
+        return bits
     }
 }

@@ -1,0 +1,316 @@
+import GMap
+
+/// The distinct undirected edges of a polygon set: every edge (from vertex `i` to `i + 1`) gets
+/// the id of its segment, so that a border used by two features, in either direction, has one id.
+struct DistinctEdges {
+    /// Per vertex index with an edge, the id of its segment (unused for ring ends).
+    let idOfEdge: [UInt32]
+    /// How many distinct segments there are.
+    let count: Int
+
+    init(_ polygons: PolygonSet) {
+        struct Segment: Hashable {
+            var low: UInt64
+            var high: UInt64
+        }
+        var ids = [UInt32](repeating: 0, count: polygons.vertexCount)
+        var known: [Segment: UInt32] = [:]
+        known.reserveCapacity(polygons.vertexCount)
+        for index in 0..<polygons.vertexCount where polygons.hasEdge(at: index) {
+            let a = UInt64(UInt32(bitPattern: polygons.xs[index])) << 32 | UInt64(UInt32(bitPattern: polygons.ys[index]))
+            let b = UInt64(UInt32(bitPattern: polygons.xs[index + 1])) << 32 | UInt64(UInt32(bitPattern: polygons.ys[index + 1]))
+            let segment = Segment(low: min(a, b), high: max(a, b))
+            if let id = known[segment] {
+                ids[index] = id
+            } else {
+                let id = UInt32(known.count)
+                known[segment] = id
+                ids[index] = id
+            }
+        }
+        idOfEdge = ids
+        count = known.count
+    }
+}
+
+/// Bytes of format 3's `TILE` by what they hold, for the build report and `gmap info`.
+public struct SharedTileBytes: Sendable, Equatable {
+    /// Directory nodes (kinds, widths and payloads).
+    public var nodes = 0
+    /// Record heads: slot counts, feature indexes, corner bits, run counts, first-vertex widths.
+    public var recordHeads = 0
+    /// Run masks (bits, rounded up to bytes over the whole map).
+    public var masks = 0
+    /// Vertex counts and first vertices.
+    public var firstVertices = 0
+    /// The 6-bit delta widths of the runs.
+    public var widths = 0
+    /// The packed deltas and the padding bits of each run.
+    public var deltas = 0
+}
+
+/// Encodes tiles in format 3: every distinct edge of a leaf tile once, with a mask of the slots
+/// (features) that use it, and split tiles as directory nodes written into `TILE` after their
+/// children (Spec/FORMAT.md, "Directory nodes" and "Records with shared edges").
+struct SharedTileEncoder {
+    let polygons: PolygonSet
+    let distinct: DistinctEdges
+    let options: BuildOptions
+    /// `TILE`: records and nodes.
+    private(set) var blob: [UInt8] = []
+    private(set) var counts = TileCounts()
+    private(set) var nodeCount = 0
+    private(set) var bytes = SharedTileBytes()
+    private var recordOffsets: [[UInt8]: Int] = [:]
+    /// Mask bits in all records, to report masks in bytes.
+    private var maskBits = 0, widthBits = 0, deltaBits = 0, firstVertexBits = 0
+
+    init(polygons: PolygonSet, distinct: DistinctEdges, options: BuildOptions) {
+        self.polygons = polygons
+        self.distinct = distinct
+        self.options = options
+    }
+
+    /// A child of a node or a top-level tile: its kind and its feature index or `TILE` offset.
+    struct Reference {
+        var kind: UInt32
+        var value: Int
+    }
+
+    /// The top-level directory entry for a tile with these shares (sorted by rank).
+    mutating func encodeTopLevel(bounds: TileBounds, shares: [TileShare]) throws -> UInt32 {
+        let reference = try encode(bounds: bounds, shares: shares, depth: 0)
+        guard reference.value <= Int(TileEntry.maximumPayload) else {
+            throw BuildError("the tile records exceed 1 GiB, the most the format can address; use a coarser --precision or --max-edges")
+        }
+        return TileEntry.make(kind: reference.kind, payload: UInt32(reference.value))
+    }
+
+    /// The byte breakdown, with the bit counts rounded to bytes.
+    var breakdown: SharedTileBytes {
+        var result = bytes
+        result.masks = (maskBits + 7) / 8
+        result.widths = (widthBits + 7) / 8
+        result.firstVertices += (firstVertexBits + 7) / 8
+        result.deltas = blob.count - result.nodes - result.recordHeads - result.masks - result.widths - result.firstVertices
+        return result
+    }
+
+    private mutating func encode(bounds: TileBounds, shares: [TileShare], depth: Int) throws -> Reference {
+        let factor = Int64(options.splitFactor)
+        let canSplit = depth < options.maximumDepth && bounds.width >= factor * 2 && bounds.height >= factor * 2
+        if shares.count > FormatLayout.SharedRecord.maximumSlots {
+            // Splitting helps only where edges divide the tile; features that cover it all stay in every part.
+            guard canSplit, shares.contains(where: { !$0.edges.isEmpty }) else {
+                let q = options.quantizer
+                throw BuildError("\(shares.count) features overlap in the tile whose south-west corner is (\(q.degrees(bounds.south)), \(q.degrees(bounds.west))) (depth \(depth)), more than the \(FormatLayout.SharedRecord.maximumSlots) a format 3 record holds; build this map with --format 2.1")
+            }
+            return try split(bounds: bounds, shares: shares, depth: depth)
+        }
+        let record = SharedRecord(shares: shares, distinct: distinct)
+        if record.slots.isEmpty {
+            counts.emptyTiles += 1
+            return Reference(kind: TileEntry.emptyKind, value: 0)
+        }
+        if record.edgeCount == 0, record.slots.count == 1 {
+            counts.coveredTiles += 1
+            counts.edgesPerLeaf.append(0)
+            return Reference(kind: TileEntry.coveredKind, value: Int(record.slots[0].rank))
+        }
+        if record.edgeCount > options.maximumEdgesPerTile, canSplit {
+            return try split(bounds: bounds, shares: shares, depth: depth)
+        }
+        counts.edgesPerLeaf.append(record.edgeCount)
+        counts.recordTiles += 1
+        let encoded = record.bytes(bounds: bounds, polygons: polygons)
+        if let offset = recordOffsets[encoded.bytes] {
+            return Reference(kind: TileEntry.recordKind, value: offset)
+        }
+        let offset = blob.count
+        blob.append(contentsOf: encoded.bytes)
+        recordOffsets[encoded.bytes] = offset
+        bytes.recordHeads += encoded.headBytes
+        bytes.firstVertices += encoded.vertexCountBytes
+        maskBits += encoded.maskBits
+        widthBits += encoded.widthBits
+        firstVertexBits += encoded.firstVertexBits
+        return Reference(kind: TileEntry.recordKind, value: offset)
+    }
+
+    /// Encodes the parts first, then the node that points back at them.
+    private mutating func split(bounds: TileBounds, shares: [TileShare], depth: Int) throws -> Reference {
+        let factor = Int64(options.splitFactor)
+        counts.splitTiles += 1
+        counts.deepestSplit = max(counts.deepestSplit, depth + 1)
+        var children: [Reference] = []
+        for row in 0..<factor {
+            for column in 0..<factor {
+                let part = bounds.part(column: column, row: row, factor: factor)
+                let partShares = TileShare.shares(of: part, in: bounds, from: shares, polygons: polygons)
+                children.append(try encode(bounds: part, shares: partShares, depth: depth + 1))
+            }
+        }
+        let node = blob.count
+        var payloads: [UInt64] = []
+        var kinds = [UInt8](repeating: 0, count: FormatLayout.DirectoryNode.kindBytes(factor: Int(factor)))
+        for (slot, child) in children.enumerated() {
+            kinds[slot / 4] |= UInt8(child.kind) << UInt8(2 * (slot % 4))
+            switch child.kind {
+            case TileEntry.emptyKind: continue
+            case TileEntry.coveredKind: payloads.append(UInt64(child.value))
+            default: payloads.append(UInt64(node - child.value))
+            }
+        }
+        let width = payloads.reduce(0) { max($0, 64 - $1.leadingZeroBitCount) }
+        blob.append(contentsOf: kinds)
+        blob.append(UInt8(width))
+        var packer = BitPacker()
+        for payload in payloads { packer.append(payload, width: width) }
+        let packed = packer.finish()
+        blob.append(contentsOf: packed)
+        nodeCount += 1
+        bytes.nodes += kinds.count + 1 + packed.count
+        return Reference(kind: TileEntry.splitKind, value: node)
+    }
+}
+
+extension TileShare {
+    /// The shares of `part` of the tile `bounds`: each feature's corner parity moved to the part's
+    /// south-east corner, and the edges that meet the part.
+    static func shares(of part: TileBounds, in bounds: TileBounds, from shares: [TileShare], polygons: PolygonSet) -> [TileShare] {
+        var partShares: [TileShare] = []
+        for share in shares {
+            var inside = share.cornerInside
+            var edges: [UInt32] = []
+            for edge in share.edges {
+                let index = Int(edge)
+                let ax = Int64(polygons.xs[index]), ay = Int64(polygons.ys[index])
+                let bx = Int64(polygons.xs[index + 1]), by = Int64(polygons.ys[index + 1])
+                if EvenOddRule.flipsParity(pointX: part.east, pointY: part.south, east: bounds.east, south: bounds.south,
+                                           ax: ax, ay: ay, bx: bx, by: by) {
+                    inside.toggle()
+                }
+                if Geometry.segment(ax, ay, bx, by, touches: part) { edges.append(edge) }
+            }
+            if inside || !edges.isEmpty {
+                partShares.append(TileShare(rank: share.rank, cornerInside: inside, edges: edges))
+            }
+        }
+        return partShares
+    }
+}
+
+/// One leaf tile's record in format 3: the slots that matter, and runs of distinct edges with masks.
+struct SharedRecord {
+    /// The slots kept: features whose corner is inside or that have an edge left after cancelling.
+    var slots: [TileShare] = []
+    /// Runs: the mask of slots, and the vertex indexes of a chain of consecutive ring edges.
+    var runs: [(mask: UInt64, firstEdge: Int, lastEdge: Int)] = []
+    /// Distinct edges stored.
+    var edgeCount = 0
+
+    /// At most 64 shares, sorted by rank.
+    init(shares: [TileShare], distinct: DistinctEdges) {
+        // Masks over the shares' positions: XOR of every use.
+        var masks: [UInt32: UInt64] = [:]
+        for (position, share) in shares.enumerated() {
+            for edge in share.edges { masks[distinct.idOfEdge[Int(edge)], default: 0] ^= UInt64(1) << UInt64(position) }
+        }
+        var used: UInt64 = 0
+        for mask in masks.values { used |= mask }
+        // Keep the shares with an edge left or a corner inside; renumber the mask bits to the kept slots.
+        var slotOf = [Int](repeating: -1, count: shares.count)
+        for (position, share) in shares.enumerated() where share.cornerInside || (used >> UInt64(position)) & 1 == 1 {
+            slotOf[position] = slots.count
+            slots.append(share)
+        }
+        func renumbered(_ mask: UInt64) -> UInt64 {
+            var result: UInt64 = 0, pending = mask
+            while pending != 0 {
+                let position = pending.trailingZeroBitCount
+                pending &= pending - 1
+                result |= UInt64(1) << UInt64(slotOf[position])
+            }
+            return result
+        }
+        edgeCount = masks.values.reduce(0) { $0 + ($1 != 0 ? 1 : 0) }
+        // Runs: for each slot in order, its edges in ring order, cut where the next edge is not the
+        // ring's next, belongs to a lower slot, is already written or has another mask.
+        var written = Set<UInt32>()
+        for (position, share) in shares.enumerated() where slotOf[position] >= 0 {
+            var current: (mask: UInt64, firstEdge: Int, lastEdge: Int)?
+            for edge in share.edges.map(Int.init) {
+                let id = distinct.idOfEdge[edge]
+                let mask = masks[id] ?? 0
+                guard mask != 0, mask.trailingZeroBitCount == position, !written.contains(id) else {
+                    if let run = current { runs.append((renumbered(run.mask), run.firstEdge, run.lastEdge)) }
+                    current = nil
+                    continue
+                }
+                written.insert(id)
+                if let run = current, run.lastEdge + 1 == edge, run.mask == mask {
+                    current?.lastEdge = edge
+                } else {
+                    if let run = current { runs.append((renumbered(run.mask), run.firstEdge, run.lastEdge)) }
+                    current = (mask, edge, edge)
+                }
+            }
+            if let run = current { runs.append((renumbered(run.mask), run.firstEdge, run.lastEdge)) }
+        }
+    }
+
+    /// The record's bytes (Spec/FORMAT.md, "Records with shared edges") and how they divide.
+    func bytes(bounds: TileBounds, polygons: PolygonSet)
+        -> (bytes: [UInt8], headBytes: Int, vertexCountBytes: Int, maskBits: Int, widthBits: Int, firstVertexBits: Int) {
+        var bytes: [UInt8] = []
+        Varint.append(UInt64(slots.count), to: &bytes)
+        var previous: UInt32 = 0
+        for share in slots {
+            Varint.append(UInt64(share.rank - previous), to: &bytes)
+            previous = share.rank
+        }
+        var corners = [UInt8](repeating: 0, count: (slots.count + 7) / 8)
+        for (slot, share) in slots.enumerated() where share.cornerInside { corners[slot / 8] |= 1 << UInt8(slot % 8) }
+        bytes.append(contentsOf: corners)
+        Varint.append(UInt64(runs.count), to: &bytes)
+        let firsts = runs.map { run in
+            (ZigZag.encode(Int64(polygons.xs[run.firstEdge]) - bounds.west), ZigZag.encode(Int64(polygons.ys[run.firstEdge]) - bounds.south))
+        }
+        let firstWidthX = firsts.reduce(0) { max($0, 64 - $1.0.leadingZeroBitCount) }
+        let firstWidthY = firsts.reduce(0) { max($0, 64 - $1.1.leadingZeroBitCount) }
+        if !runs.isEmpty {
+            bytes.append(UInt8(firstWidthX))
+            bytes.append(UInt8(firstWidthY))
+        }
+        let headBytes = bytes.count
+        var vertexCountBytes = 0
+        let maskWidth = slots.count > 1 ? slots.count : 0
+        for (run, first) in zip(runs, firsts) {
+            let vertexCount = run.lastEdge - run.firstEdge + 2
+            let before = bytes.count
+            Varint.append(UInt64(vertexCount), to: &bytes)
+            vertexCountBytes += bytes.count - before
+            var deltas: [(x: UInt64, y: UInt64)] = []
+            deltas.reserveCapacity(vertexCount - 1)
+            for vertex in (run.firstEdge + 1)...(run.lastEdge + 1) {
+                deltas.append((ZigZag.encode(Int64(polygons.xs[vertex]) - Int64(polygons.xs[vertex - 1])),
+                               ZigZag.encode(Int64(polygons.ys[vertex]) - Int64(polygons.ys[vertex - 1]))))
+            }
+            let widthX = deltas.reduce(0) { max($0, 64 - $1.x.leadingZeroBitCount) }
+            let widthY = deltas.reduce(0) { max($0, 64 - $1.y.leadingZeroBitCount) }
+            var packer = BitPacker()
+            if maskWidth > 0 { packer.append(run.mask, width: maskWidth) }
+            packer.append(first.0, width: firstWidthX)
+            packer.append(first.1, width: firstWidthY)
+            packer.append(UInt64(widthX), width: 6)
+            packer.append(UInt64(widthY), width: 6)
+            for delta in deltas {
+                packer.append(delta.x, width: widthX)
+                packer.append(delta.y, width: widthY)
+            }
+            bytes.append(contentsOf: packer.finish())
+        }
+        let runCount = runs.count
+        return (bytes, headBytes, vertexCountBytes, maskWidth * runCount, 12 * runCount, (firstWidthX + firstWidthY) * runCount)
+    }
+}
