@@ -1,15 +1,23 @@
 /// A closed ring in grid units: the last vertex repeats the first.
-struct ExportRing: Sendable, Equatable {
-    var xs: [Int32]
-    var ys: [Int32]
+public struct ExportRing: Sendable, Equatable {
+    /// The x of each vertex, the closing one included.
+    public var xs: [Int32]
+    /// The y of each vertex, the closing one included.
+    public var ys: [Int32]
+
+    /// A ring from its vertices; the last must repeat the first.
+    public init(xs: [Int32], ys: [Int32]) {
+        self.xs = xs
+        self.ys = ys
+    }
 
     /// Vertices, the closing one included.
-    var vertexCount: Int { xs.count }
+    public var vertexCount: Int { xs.count }
     /// Edges: one fewer than the vertices.
-    var edgeCount: Int { max(0, xs.count - 1) }
+    public var edgeCount: Int { max(0, xs.count - 1) }
 
     /// The same ring the other way round, from the same first vertex.
-    func reversed() -> ExportRing {
+    public func reversed() -> ExportRing {
         ExportRing(xs: Array(xs.reversed()), ys: Array(ys.reversed()))
     }
 
@@ -24,75 +32,122 @@ struct ExportRing: Sendable, Equatable {
     }
 }
 
-/// Chains one feature's directed edges into closed rings.
+/// Chains one feature's edges into closed rings, whatever direction each edge was stored in.
 ///
-/// The source rings were closed, so at every vertex as many edges leave as arrive, and following
-/// unused edges from any edge always leads back to where it started. Which edge to take where
-/// several leave a vertex does not change the even-odd answers, but it decides whether the rings
-/// are the source's (simple) ones, so the chainer follows, in order:
+/// The edges are taken as undirected segments. The source rings were closed, and a map that
+/// stores an edge once for several features drops the edges a feature uses twice in pairs, so at
+/// every vertex an even number of edge ends meet: a walk that leaves its start along an unused
+/// edge can always go on until it is back there, and the walks use every edge once. Every such
+/// partition of the edges into closed rings gives the same even-odd answers; the choice only
+/// decides whether the rings are the source's simple ones. At each vertex the walk takes, in
+/// order of preference:
 ///
-/// 1. the edge the tile record gave as following the edge just taken (same ring in the source);
-/// 2. closing the ring, when the vertex is where the ring started;
-/// 3. an edge that starts a source ring (no known predecessor);
-/// 4. any unused edge.
+/// 1. an edge the hints join to the one it arrived by: each names the other's far vertex (a
+///    hint is the far vertex of the edge next to it in its run, see ``RecoveredEdge``), or one
+///    does and the other has no hint;
+/// 2. nothing: the ring closes, when the vertex is where it started;
+/// 3. an edge that a hint of one side only joins to it, the other side's hint naming another edge;
+/// 4. an edge without a hint at the vertex (where a source ring starts), then any unused edge.
 ///
-/// Rings start at edges with no known predecessor (the source rings' first edges) before any
-/// other, in coordinate order, so the output depends only on the edges and their predecessor
-/// hints: a map rebuilt from the export stores the exported rings' hints and chains into the same
-/// rings again.
-struct RingChainer: Sendable {
-    /// The rings, in the order they were found.
-    private(set) var rings: [ExportRing] = []
+/// Among equals it prefers an edge stored in the direction the walk arrived in, then the first in
+/// coordinate order. A ring that passes its start vertex twice stays one ring: arriving there
+/// the first time, the edge that goes on names in its hint the vertex the walk came from
+/// (step 1), which wins over closing.
+///
+/// Walks start at edge ends without a hint (the source rings' first vertices) before any other,
+/// in coordinate order, and each ring is turned counter-clockwise (``ExportRing/canonicallyOriented()``),
+/// so the output depends only on the edges and their hints, never on the tiles' order or on the
+/// direction the edges were walked in. A map rebuilt from the export stores the exported rings'
+/// hints and chains into the same rings again.
+public struct RingChainer: Sendable {
+    /// The rings, in the order they were found, each counter-clockwise (or, without area, in its
+    /// canonical direction) from its first vertex.
+    public private(set) var rings: [ExportRing] = []
     /// Chains that reached a vertex with no unused edge before closing (only in a damaged map);
     /// they are closed back to their start.
-    private(set) var openChains = 0
+    public private(set) var openChains = 0
     /// Rings of two edges (there and back along one segment), left out: they flip no parity, and
     /// the builder drops them too.
-    private(set) var droppedRings = 0
+    public private(set) var droppedRings = 0
 
-    private var edges: [RecoveredEdge]
-    private var used: [Bool]
-    /// For the first edge of each start-vertex group, the first edge of the group that may be unused.
+    /// The edges, in the order given.
+    private let edges: [RecoveredEdge]
+    /// Both ends of every edge as codes (edge index × 2, plus 1 for the end vertex), sorted by
+    /// vertex, far vertex, hint, the hint at the far vertex and stored direction: ends that tie
+    /// belong to edges alike in every way, so which is taken first changes nothing.
+    private let ends: [Int32]
+    /// For each end code, the position in `ends` of the first end at its vertex.
+    private let groupOfCode: [Int32]
+    /// For the first position of each vertex's ends, the first position there whose edge may be unused.
     private var firstFree: [Int32]
+    /// Per edge, whether a ring has taken it.
+    private var used: [Bool]
 
-    /// Chains `edges` (one feature's, in any order).
-    init(edges: [RecoveredEdge]) {
-        self.edges = edges.sorted(by: RecoveredEdge.precedes)
-        used = [Bool](repeating: false, count: self.edges.count)
-        firstFree = Array(0..<Int32(self.edges.count))
+    /// Chains `edges` (one feature's, in any order and any direction): fewer than 2^30 of them,
+    /// which would already take 32 GiB.
+    public init(edges: [RecoveredEdge]) {
+        precondition(edges.count < 1 << 30, "a feature of \(edges.count) edges")
+        self.edges = edges
+        var keyed = [(vertex: Int64, code: Int32)]()
+        keyed.reserveCapacity(2 * edges.count)
+        for (index, edge) in edges.enumerated() {
+            keyed.append((edge.start, Int32(2 * index)))
+            keyed.append((edge.end, Int32(2 * index + 1)))
+        }
+        keyed.sort { a, b in
+            a.vertex != b.vertex ? a.vertex < b.vertex : Self.orderKey(edges, a.code) < Self.orderKey(edges, b.code)
+        }
+        ends = keyed.map(\.code)
+        var groups = [Int32](repeating: 0, count: keyed.count)
+        var groupStart = 0
+        for position in keyed.indices {
+            if keyed[position].vertex != keyed[groupStart].vertex { groupStart = position }
+            groups[Int(keyed[position].code)] = Int32(groupStart)
+        }
+        groupOfCode = groups
+        firstFree = Array(0..<Int32(keyed.count))
+        used = [Bool](repeating: false, count: edges.count)
         for pass in 0..<2 {
-            for index in self.edges.indices where !used[index] && (pass == 1 || !self.edges[index].hasPrevious) {
-                chain(from: index)
+            for position in ends.indices {
+                let end = self.end(ends[position])
+                if !used[end.edge], pass == 1 || !end.end.hasHint { chain(from: end) }
             }
         }
     }
 
-    private mutating func chain(from first: Int) {
-        let startX = edges[first].startX, startY = edges[first].startY
-        var xs: [Int32] = [startX], ys: [Int32] = [startY]
-        var current = first
-        used[current] = true
+    /// What orders the ends at one vertex: far vertex, hint, the hint at the far vertex, then
+    /// stored direction.
+    private static func orderKey(_ edges: [RecoveredEdge], _ code: Int32) -> (Int64, Int64, Int64, Int) {
+        let edge = edges[Int(code >> 1)]
+        return code & 1 == 0 ? (edge.end, edge.previous, edge.next, 0) : (edge.start, edge.next, edge.previous, 1)
+    }
+
+    /// The end with code `code`.
+    private func end(_ code: Int32) -> ChainEnd {
+        let edge = Int(code >> 1)
+        return ChainEnd(end: EdgeEnd(of: edges[edge], atStart: code & 1 == 0), edge: edge, code: code)
+    }
+
+    /// Walks one ring from `start`, along its edge, until it is closed.
+    private mutating func chain(from start: ChainEnd) {
+        var xs = [PackedVertex.x(start.end.vertex)], ys = [PackedVertex.y(start.end.vertex)]
+        used[start.edge] = true
+        var arriving = end(start.code ^ 1)
         while true {
-            let edge = edges[current]
-            xs.append(edge.endX)
-            ys.append(edge.endY)
-            let atStart = edge.endX == startX && edge.endY == startY
-            guard let group = group(startingAt: edge.endX, edge.endY) else {
+            xs.append(PackedVertex.x(arriving.end.vertex))
+            ys.append(PackedVertex.y(arriving.end.vertex))
+            let atStart = arriving.end.vertex == start.end.vertex
+            guard let next = successor(of: arriving, mayClose: atStart) else {
                 if !atStart { close(&xs, &ys) }
                 break
             }
-            if let next = follower(of: edge, in: group) ?? (atStart ? nil : anyFree(in: group)) {
-                used[next] = true
-                current = next
-            } else {
-                if !atStart { close(&xs, &ys) }
-                break
-            }
+            used[next.edge] = true
+            arriving = end(next.code ^ 1)
         }
         if xs.count < 4 {
             droppedRings += 1
         } else {
-            rings.append(ExportRing(xs: xs, ys: ys))
+            rings.append(ExportRing(xs: xs, ys: ys).canonicallyOriented())
         }
     }
 
@@ -103,43 +158,74 @@ struct RingChainer: Sendable {
         ys.append(ys[0])
     }
 
-    /// The first index of the edges starting at `(x, y)`, or nil when none does.
-    private func group(startingAt x: Int32, _ y: Int32) -> Int? {
-        var low = 0, high = edges.count
-        while low < high {
-            let middle = (low + high) / 2
-            let edge = edges[middle]
-            if edge.startX < x || (edge.startX == x && edge.startY < y) { low = middle + 1 } else { high = middle }
+    /// The end the walk leaves by after arriving by `arriving`, or nil when it stops there:
+    /// closing the ring (`mayClose`, and nothing the hints join), or no unused edge.
+    private mutating func successor(of arriving: ChainEnd, mayClose: Bool) -> ChainEnd? {
+        let group = groupOfCode[Int(arriving.code)]
+        var position = Int(firstFree[Int(group)])
+        while position < ends.count, groupOfCode[Int(ends[position])] == group, used[Int(ends[position] >> 1)] { position += 1 }
+        firstFree[Int(group)] = Int32(position)
+        var best: (choice: Choice, end: ChainEnd)?
+        while position < ends.count, groupOfCode[Int(ends[position])] == group {
+            if !used[Int(ends[position] >> 1)] {
+                let candidate = end(ends[position])
+                let choice = Choice(arriving: arriving.end, leaving: candidate.end)
+                if best.map({ choice < $0.choice }) ?? true { best = (choice, candidate) }
+                if choice == .best { break }
+            }
+            position += 1
         }
-        guard low < edges.count, edges[low].startX == x, edges[low].startY == y else { return nil }
-        return low
+        guard let best, !(mayClose && best.choice.tier >= Choice.closingTier) else { return nil }
+        return best.end
+    }
+}
+
+/// One end of an edge in ``RingChainer``: the end, its edge's index, and its code.
+private struct ChainEnd: Sendable {
+    /// The end itself.
+    var end: EdgeEnd
+    /// The index of its edge in ``RingChainer``'s edges.
+    var edge: Int
+    /// The edge index × 2, plus 1 for the edge's end vertex.
+    var code: Int32
+}
+
+/// How well leaving a vertex by one edge end continues arriving by another: smaller is better.
+private struct Choice: Comparable, Sendable {
+    /// How the hints at the vertex join the two edges (see ``RingChainer``): 0 and 1 joined, from
+    /// ``closingTier`` on worse than closing the ring.
+    var tier: Int
+    /// 0 when the leaving edge is stored in the direction the walk arrived in, else 1.
+    var turns: Int
+
+    /// Tiers from this one on lose to closing the ring at its start.
+    static let closingTier = 2
+    /// Nothing is better.
+    static let best = Choice(tier: 0, turns: 0)
+
+    /// A choice from its parts.
+    private init(tier: Int, turns: Int) {
+        self.tier = tier
+        self.turns = turns
     }
 
-    /// An unused edge of the group whose recorded predecessor is `edge`.
-    private func follower(of edge: RecoveredEdge, in group: Int) -> Int? {
-        var index = Int(firstFree[group])
-        while index < edges.count, edges[index].startX == edge.endX, edges[index].startY == edge.endY {
-            let candidate = edges[index]
-            if !used[index], candidate.hasPrevious, candidate.previousX == edge.startX, candidate.previousY == edge.startY {
-                return index
-            }
-            index += 1
+    /// The choice of leaving by `leaving` after arriving by `arriving` (both ends at one vertex).
+    init(arriving: EdgeEnd, leaving: EdgeEnd) {
+        let arrivingAgrees = arriving.hasHint && arriving.hint == leaving.far
+        let leavingAgrees = leaving.hasHint && leaving.hint == arriving.far
+        let arrivingObjects = arriving.hasHint && !arrivingAgrees
+        let leavingObjects = leaving.hasHint && !leavingAgrees
+        switch (arrivingAgrees, leavingAgrees) {
+        case (true, true): tier = 0
+        case (true, false), (false, true): tier = arrivingObjects || leavingObjects ? 2 : 1
+        case (false, false): tier = 3 + (arrivingObjects ? 1 : 0) + (leavingObjects ? 2 : 0)
         }
-        return nil
+        // The walk arrived forward when it reached the edge's stored end; it leaves forward from a stored start.
+        turns = !arriving.isStart == leaving.isStart ? 0 : 1
     }
 
-    /// The group's first unused edge: edges without a known predecessor sort first.
-    private mutating func anyFree(in group: Int) -> Int? {
-        var index = Int(firstFree[group])
-        let x = edges[group].startX, y = edges[group].startY
-        while index < edges.count, edges[index].startX == x, edges[index].startY == y {
-            if !used[index] {
-                firstFree[group] = Int32(index)
-                return index
-            }
-            index += 1
-        }
-        firstFree[group] = Int32(index)
-        return nil
+    /// Whether `a` is better than `b`: by tier, then by direction.
+    static func < (a: Choice, b: Choice) -> Bool {
+        (a.tier, a.turns) < (b.tier, b.turns)
     }
 }

@@ -153,3 +153,17 @@ struct RingIndex: Sendable {
         return inside ? .inside : .outside
     }
 }
+
+extension ExportRing {
+    /// The ring turned counter-clockwise, from the same first vertex. A ring without area (a
+    /// bow-tie whose lobes balance, a ring that runs along itself) has no orientation: of its two
+    /// directions it takes the one that comes first in ``precedes(_:)`` order. Either way the
+    /// result depends only on the ring's vertex cycle and first vertex, not on the direction it
+    /// was chained in.
+    func canonicallyOriented() -> ExportRing {
+        let sign = RingShape(self).doubledArea.signum
+        if sign > 0 { return self }
+        let reversed = reversed()
+        return sign < 0 || reversed.precedes(self) ? reversed : self
+    }
+}
