@@ -17,7 +17,7 @@ export PATH="/opt/swift/usr/bin:$PATH"
 out=${GMAP_EMBEDDED_OUT:-.build/embedded}
 mkdir -p "$out"
 
-embedded_flags=(-enable-experimental-feature Embedded -wmo -parse-as-library -Osize -Xfrontend -function-sections)
+embedded_flags=(-enable-experimental-feature Embedded -wmo -parse-as-library -Osize -Xfrontend -function-sections -package-name gmap)
 core_sources=$(find Sources/GMap -name '*.swift' | sort)
 cgmap_sources=$(find Sources/CGMap -name '*.swift' | sort)
 host_triple=$(swiftc -print-target-info | sed -nE 's/.*"unversionedTriple": "([^"]+)".*/\1/p' | head -1)

@@ -23,8 +23,9 @@ public struct BuildReport: Sendable {
     public var byteCount = 0
     /// What `--simplify` did, when it was asked for; the counts above are then of the simplified rings.
     public var simplification: SimplificationReport?
-    /// Format 3: the bytes of `TILE` by what they hold; nil for format 2.
-    public var tileBytes: SharedTileBytes?
+    /// Format 3: the bytes of the directory and the records by what they hold (as `gmap info`
+    /// measures them from the file); nil for format 2.
+    public var tileBytes: TileBytes?
 }
 
 /// Builds a `.gmap` map from features, one feature at a time.
@@ -122,35 +123,25 @@ public struct MapBuilder {
         }
         let tileSize = options.tileSize ?? BuildOptions.automaticTileSize(for: extent, quantizer: options.quantizer)
         let index = TopLevelIndex(polygons: polygons, rank: rank, options: options, extent: extent, tileSize: tileSize)
-        var directory: [UInt32] = []
-        directory.reserveCapacity(Int(index.grid.columns * index.grid.rows))
+        var directory: [UInt32]
         var grid = index.grid
         var sections: [(tag: UInt32, bytes: [UInt8])] = []
         let counts: TileCounts
-        var tileBytes: SharedTileBytes?
+        var tileBytes: TileBytes?
         if options.formatMajorVersion >= 3 {
             var encoder = SharedTileEncoder(polygons: polygons, distinct: DistinctEdges(polygons), options: options)
-            for row in 0..<index.grid.rows {
-                for column in 0..<index.grid.columns {
-                    directory.append(try encoder.encodeTopLevel(bounds: index.bounds(column: column, row: row),
-                                                                shares: shares(of: index.tile(column: column, row: row), index: index, rank: rank)))
-                }
-            }
+            directory = try encodeDirectory(with: &encoder, index: index, rank: rank)
             counts = encoder.counts
             grid.maximumDepth = Int64(counts.deepestSplit)
             grid.subdirectoryCount = Int64(encoder.nodeCount)
             grid.topForm = TopDirectoryWriter.form(for: options.topDirectory, tiles: directory.count, tileBytes: encoder.blob.count)
-            sections.append((tags.grid, gridSection(grid, directory: directory, subdirectories: [], nodes: true)))
+            let gridBytes = gridSection(grid, directory: directory, subdirectories: [], nodes: true)
+            sections.append((tags.grid, gridBytes))
             sections.append((tags.tiles, encoder.blob))
-            tileBytes = encoder.breakdown
+            tileBytes = encoder.breakdown(gridBytes: gridBytes.count)
         } else {
             var encoder = TileEncoder(polygons: polygons, options: options)
-            for row in 0..<index.grid.rows {
-                for column in 0..<index.grid.columns {
-                    directory.append(try encoder.encode(bounds: index.bounds(column: column, row: row),
-                                                        shares: shares(of: index.tile(column: column, row: row), index: index, rank: rank)))
-                }
-            }
+            directory = try encodeDirectory(with: &encoder, index: index, rank: rank)
             counts = encoder.counts
             grid.maximumDepth = Int64(counts.deepestSplit)
             grid.subdirectoryCount = Int64(encoder.subdirectoryCount)
@@ -183,6 +174,19 @@ public struct MapBuilder {
         }
         report.sectionSizes = sections.map { (SectionTag.name(of: $0.tag), $0.bytes.count) }
         return BuiltLayer(sections: sections, report: report)
+    }
+
+    /// The top-level directory: each top-level tile's entry, row by row from the south-west.
+    private func encodeDirectory<Encoder: TopLevelTileEncoder>(with encoder: inout Encoder, index: TopLevelIndex, rank: [UInt32]) throws -> [UInt32] {
+        var directory: [UInt32] = []
+        directory.reserveCapacity(Int(index.grid.columns * index.grid.rows))
+        for row in 0..<index.grid.rows {
+            for column in 0..<index.grid.columns {
+                directory.append(try encoder.encodeTopLevel(bounds: index.bounds(column: column, row: row),
+                                                            shares: shares(of: index.tile(column: column, row: row), index: index, rank: rank)))
+            }
+        }
+        return directory
     }
 
     /// `LABL`: a point inside each feature, in file order.

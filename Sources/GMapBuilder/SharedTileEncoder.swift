@@ -33,26 +33,10 @@ struct DistinctEdges {
     }
 }
 
-/// Bytes of format 3's `TILE` by what they hold, for the build report and `gmap info`.
-public struct SharedTileBytes: Sendable, Equatable {
-    /// Directory nodes (kinds, widths and payloads).
-    public var nodes = 0
-    /// Record heads: slot counts, feature indexes, corner bits, run counts, first-vertex widths.
-    public var recordHeads = 0
-    /// Run masks (bits, rounded up to bytes over the whole map).
-    public var masks = 0
-    /// Vertex counts and first vertices.
-    public var firstVertices = 0
-    /// The 6-bit delta widths of the runs.
-    public var widths = 0
-    /// The packed deltas and the padding bits of each run.
-    public var deltas = 0
-}
-
 /// Encodes tiles in format 3: every distinct edge of a leaf tile once, with a mask of the slots
 /// (features) that use it, and split tiles as directory nodes written into `TILE` after their
 /// children (Spec/FORMAT.md, "Directory nodes" and "Records with shared edges").
-struct SharedTileEncoder {
+struct SharedTileEncoder: TopLevelTileEncoder {
     let polygons: PolygonSet
     let distinct: DistinctEdges
     let options: BuildOptions
@@ -60,10 +44,10 @@ struct SharedTileEncoder {
     private(set) var blob: [UInt8] = []
     private(set) var counts = TileCounts()
     private(set) var nodeCount = 0
-    private(set) var bytes = SharedTileBytes()
     private var recordOffsets: [[UInt8]: Int] = [:]
-    /// Mask bits in all records, to report masks in bytes.
-    private var maskBits = 0, widthBits = 0, deltaBits = 0, firstVertexBits = 0
+    /// Bytes of directory nodes, and the parts of the records, for the build report.
+    private var nodeBytes = 0
+    private var recordBits = RecordBits()
 
     init(polygons: PolygonSet, distinct: DistinctEdges, options: BuildOptions) {
         self.polygons = polygons
@@ -86,14 +70,9 @@ struct SharedTileEncoder {
         return TileEntry.make(kind: reference.kind, payload: UInt32(reference.value))
     }
 
-    /// The byte breakdown, with the bit counts rounded to bytes.
-    var breakdown: SharedTileBytes {
-        var result = bytes
-        result.masks = (maskBits + 7) / 8
-        result.widths = (widthBits + 7) / 8
-        result.firstVertices += (firstVertexBits + 7) / 8
-        result.deltas = blob.count - result.nodes - result.recordHeads - result.masks - result.widths - result.firstVertices
-        return result
+    /// The bytes by what they hold, as `gmap info` measures them; `gridBytes` is the layer's `GRID`.
+    func breakdown(gridBytes: Int) -> TileBytes {
+        TileBytes(directoryBytes: gridBytes + nodeBytes, records: recordBits)
     }
 
     private mutating func encode(bounds: TileBounds, shares: [TileShare], depth: Int) throws -> Reference {
@@ -129,11 +108,7 @@ struct SharedTileEncoder {
         let offset = blob.count
         blob.append(contentsOf: encoded.bytes)
         recordOffsets[encoded.bytes] = offset
-        bytes.recordHeads += encoded.headBytes
-        bytes.firstVertices += encoded.vertexCountBytes
-        maskBits += encoded.maskBits
-        widthBits += encoded.widthBits
-        firstVertexBits += encoded.firstVertexBits
+        recordBits.add(encoded.parts)
         return Reference(kind: TileEntry.recordKind, value: offset)
     }
 
@@ -169,7 +144,7 @@ struct SharedTileEncoder {
         let packed = packer.finish()
         blob.append(contentsOf: packed)
         nodeCount += 1
-        bytes.nodes += kinds.count + 1 + packed.count
+        nodeBytes += kinds.count + 1 + packed.count
         return Reference(kind: TileEntry.splitKind, value: node)
     }
 }
@@ -260,8 +235,7 @@ struct SharedRecord {
     }
 
     /// The record's bytes (Spec/FORMAT.md, "Records with shared edges") and how they divide.
-    func bytes(bounds: TileBounds, polygons: PolygonSet)
-        -> (bytes: [UInt8], headBytes: Int, vertexCountBytes: Int, maskBits: Int, widthBits: Int, firstVertexBits: Int) {
+    func bytes(bounds: TileBounds, polygons: PolygonSet) -> (bytes: [UInt8], parts: RecordBits) {
         var bytes: [UInt8] = []
         Varint.append(UInt64(slots.count), to: &bytes)
         var previous: UInt32 = 0
@@ -311,6 +285,8 @@ struct SharedRecord {
             bytes.append(contentsOf: packer.finish())
         }
         let runCount = runs.count
-        return (bytes, headBytes, vertexCountBytes, maskWidth * runCount, 12 * runCount, (firstWidthX + firstWidthY) * runCount)
+        return (bytes, RecordBits(totalBytes: bytes.count, headBytes: headBytes, vertexCountBytes: vertexCountBytes,
+                                  maskBits: maskWidth * runCount, firstVertexBits: (firstWidthX + firstWidthY) * runCount,
+                                  widthBits: 2 * Int(FormatLayout.SharedRecord.widthFieldBits) * runCount))
     }
 }

@@ -19,9 +19,16 @@ struct TileCounts {
     var deepestSplit = 0
 }
 
+/// Encodes the tiles of a grid, one top-level tile at a time: format 2's ``TileEncoder`` or format
+/// 3's ``SharedTileEncoder``.
+protocol TopLevelTileEncoder {
+    /// The top-level directory entry for a tile with these shares (sorted by rank).
+    mutating func encodeTopLevel(bounds: TileBounds, shares: [TileShare]) throws -> UInt32
+}
+
 /// Turns tile shares into directory entries, sub-directories and tile records, splitting tiles
-/// that hold too many edges.
-struct TileEncoder {
+/// that hold too many edges (formats 1 and 2).
+struct TileEncoder: TopLevelTileEncoder {
     let polygons: PolygonSet
     let options: BuildOptions
     private(set) var records: [UInt8] = []
@@ -35,6 +42,11 @@ struct TileEncoder {
     }
 
     var subdirectoryCount: Int { subdirectories.count / (options.splitFactor * options.splitFactor) }
+
+    /// The top-level directory entry for a tile with these shares (sorted by rank).
+    mutating func encodeTopLevel(bounds: TileBounds, shares: [TileShare]) throws -> UInt32 {
+        try encode(bounds: bounds, shares: shares, depth: 0)
+    }
 
     /// The directory entry for a tile with these shares (sorted by rank).
     mutating func encode(bounds: TileBounds, shares: [TileShare], depth: Int = 0) throws -> UInt32 {

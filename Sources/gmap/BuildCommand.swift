@@ -186,7 +186,7 @@ enum BuildCommand {
         let sizes = report.sectionSizes.map { "\($0.tag) \($0.bytes)" }.joined(separator: ", ")
         lines.append("  section bytes: \(sizes)")
         if let tiles = report.tileBytes {
-            lines.append("  TILE bytes: nodes \(tiles.nodes), record heads \(tiles.recordHeads), masks \(tiles.masks), first vertices \(tiles.firstVertices), widths \(tiles.widths), deltas \(tiles.deltas)")
+            lines.append("  tile bytes: directory \(tiles.directory), record heads \(tiles.recordHeads), masks \(tiles.masks), first vertices \(tiles.firstVertices), widths \(tiles.widths), deltas \(tiles.deltas)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -7,8 +7,9 @@ import GMapBuilder
 final class FormatThreeTests: XCTestCase {
     private let fixturePath = TestSupport.fixtures.appendingPathComponent("all-fixtures.geojson").path
 
-    /// The exact rule at a point with fractions equals the integer rule with every coordinate scaled
-    /// by 2^24 (small coordinates, so that the scaled products fit in 64 bits).
+    /// The exact rule at a point with fractions equals the spec's integer rule with every coordinate
+    /// scaled by 2^24 (small coordinates, so that the scaled products fit in 64 bits), and the
+    /// whole-unit form equals the integer rule itself.
     func testFractionalPointFollowsTheScaledIntegerRule() {
         var random = OracleCheck.SplitMix(state: 7)
         let scale = GridPoint.fractionScale
@@ -22,15 +23,37 @@ final class FormatThreeTests: XCTestCase {
             let east = px + Int64.random(in: 1...4, using: &random), south = py - Int64.random(in: 0...4, using: &random)
             let (ax, ay) = (Int64.random(in: r, using: &random), Int64.random(in: r, using: &random))
             let (bx, by) = (Int64.random(in: r, using: &random), Int64.random(in: r, using: &random))
-            let scaled = EvenOddRule.flipsParity(pointX: px * scale + point.fractionX, pointY: py * scale + point.fractionY,
-                                                 east: east * scale, south: south * scale,
-                                                 ax: ax * scale, ay: ay * scale, bx: bx * scale, by: by * scale)
+            let scaled = Self.referenceFlips(px: px * scale + point.fractionX, py: py * scale + point.fractionY,
+                                             east: east * scale, south: south * scale,
+                                             ax: ax * scale, ay: ay * scale, bx: bx * scale, by: by * scale)
+            XCTAssertEqual(EvenOddRule.flipsParity(pointX: px, pointY: py, east: east, south: south, ax: ax, ay: ay, bx: bx, by: by),
+                           Self.referenceFlips(px: px, py: py, east: east, south: south, ax: ax, ay: ay, bx: bx, by: by))
             let exact = EvenOddRule.flipsParity(point: point, east: east, south: south, ax: ax, ay: ay, bx: bx, by: by)
             XCTAssertEqual(exact, scaled, "point \(point), tile corner (\(east), \(south)), edge (\(ax), \(ay))→(\(bx), \(by))")
             if exact != scaled { return }
             if exact { flips += 1 }
         }
         XCTAssertGreaterThan(flips, 10_000, "the cases exercise crossings")
+    }
+
+    /// `flips` of Spec/FORMAT.md section 11 for a whole-unit point, written out as the spec gives it
+    /// (the format 2 rule), independently of the library's exact form.
+    static func referenceFlips(px: Int64, py: Int64, east: Int64, south: Int64, ax: Int64, ay: Int64, bx: Int64, by: Int64) -> Bool {
+        var flips = false
+        if (ay > py) != (by > py) {
+            let (lx, ly, hx, hy) = ay < by ? (ax, ay, bx, by) : (bx, by, ax, ay)
+            let rise = hy - ly, offset = (py - ly) * (hx - lx)
+            if (px - lx) * rise < offset && offset <= (east - lx) * rise { flips = true }
+        }
+        if (ax > east) != (bx > east), py > south {
+            let (lx, ly, rx, ry) = ax < bx ? (ax, ay, bx, by) : (bx, by, ax, ay)
+            let run = rx - lx, rise = ry - ly
+            let lift = (east - lx) * rise, atPoint = (py - ly) * run, atCorner = (south - ly) * run
+            let belowPoint = lift < atPoint || (lift == atPoint && rise <= 0)
+            let belowCorner = lift < atCorner || (lift == atCorner && rise <= 0)
+            if belowPoint && !belowCorner { flips.toggle() }
+        }
+        return flips
     }
 
     /// A query point is not moved to the nearest unit: a point a third of a unit west of a border

@@ -38,31 +38,9 @@ public enum EvenOddRule {
         pointX px: Int64, pointY py: Int64, east: Int64, south: Int64,
         ax: Int64, ay: Int64, bx: Int64, by: Int64
     ) -> Bool {
-        var flips = false
-        // The horizontal leg: edges crossing y = py + ε with px < crossing x <= east.
-        if (ay > py) != (by > py) {
-            let (lowX, lowY, highX, highY) = ay < by ? (ax, ay, bx, by) : (bx, by, ax, ay)
-            let rise = highY &- lowY
-            let offset = (py &- lowY) &* (highX &- lowX)
-            if (px &- lowX) &* rise < offset && offset <= (east &- lowX) &* rise {
-                flips = true
-            }
-        }
-        // The vertical leg: edges crossing x = east + δ with south + ε < crossing y < py + ε.
-        if (ax > east) != (bx > east), py > south {
-            let (leftX, leftY, rightX, rightY) = ax < bx ? (ax, ay, bx, by) : (bx, by, ax, ay)
-            let run = rightX &- leftX
-            let rise = rightY &- leftY
-            // y of the crossing at x = east is leftY + lift / run.
-            let lift = (east &- leftX) &* rise
-            let atPoint = (py &- leftY) &* run
-            let atCorner = (south &- leftY) &* run
-            // "Below y + ε" at x = east + δ: below y, or exactly at y on an edge that does not rise.
-            let belowPoint = lift < atPoint || (lift == atPoint && rise <= 0)
-            let belowCorner = lift < atCorner || (lift == atCorner && rise <= 0)
-            if belowPoint && !belowCorner { flips.toggle() }
-        }
-        return flips
+        // A whole-unit point: the exact rule with zero fractions (FormatThreeTests checks that the
+        // two agree with the rule written out in integers, Spec/FORMAT.md "flips in integers").
+        flipsParity(point: GridPoint(x: px, y: py), east: east, south: south, ax: ax, ay: ay, bx: bx, by: by)
     }
 
     /// Whether the edge `a→b` flips the parity of `point` relative to the tile corner `(east, south)`,

@@ -174,16 +174,18 @@ public struct MapVerifier {
         for leaf in leaves {
             tilesVisited += 1
             let payload = TileEntry.payload(of: leaf.entry)
-            let name = "tile at (\(leaf.bounds.west), \(leaf.bounds.south)) depth \(leaf.depth)"
+            // Named by its south-west corner in degrees (latitude first, as queries are) and its depth.
+            let q = layout.quantizer
+            let tile = "the tile at (\(q.degrees(leaf.bounds.south)), \(q.degrees(leaf.bounds.west))) depth \(leaf.depth)"
             switch TileEntry.kind(of: leaf.entry) {
             case TileEntry.emptyKind:
-                if payload != 0 { report(name, layout.directoryOffset, "an empty entry has the non-zero payload \(payload)") }
+                if payload != 0 { report("directory entry of \(tile)", layout.directoryOffset, "an empty entry has the non-zero payload \(payload)") }
             case TileEntry.coveredKind:
                 if Int(payload) >= layout.featureCount {
-                    report(name, layout.directoryOffset, "covered by feature \(payload), but there are \(layout.featureCount) features")
+                    report("directory entry of \(tile)", layout.directoryOffset, "covered by feature \(payload), but there are \(layout.featureCount) features")
                 }
             default:
-                checkRecord(entry: leaf.entry, name: name, bounds: leaf.bounds)
+                checkRecord(entry: leaf.entry, name: "section TILE, record of \(tile)", bounds: leaf.bounds)
             }
             if problems.count >= limit { return }
         }

@@ -22,13 +22,8 @@ extension TileRecordReader {
     private mutating func walkShared(checkingVertices: Bool, slot: (RecordSlot) -> Void, run: (Int, UInt64) -> Void,
                                      edge: (Int64, Int64, Int64, Int64) -> Void, problem: (RecordProblem) -> Void) -> Bool {
         let start = cursor.position
-        func fail(_ offset: Int, _ reason: String) -> Bool {
-            isSound = false
-            problem(RecordProblem(offset: offset, reason: reason))
-            return false
-        }
         guard let header = readSharedHeader() else {
-            return fail(start, "the record's slots, corner bits, run count or first-vertex widths are missing or out of range (slots 1…\(FormatLayout.SharedRecord.maximumSlots), widths ≤ \(PackedRun.maximumWidth))")
+            return fail(problem, start, "the record's slots, corner bits, run count or first-vertex widths are missing or out of range (slots 1…\(FormatLayout.SharedRecord.maximumSlots), widths ≤ \(PackedRun.maximumWidth))")
         }
         var features = VarintCursor(base: cursor.base, position: header.featuresStart, end: cursor.end)
         var featureIndex: UInt64 = 0
@@ -40,7 +35,7 @@ extension TileRecordReader {
             }
             featureIndex &+= delta
             guard featureIndex < UInt64(featureCount) else {
-                return fail(at, "slot \(index) names feature \(featureIndex), but there are \(featureCount)")
+                return fail(problem, at, "slot \(index) names feature \(featureIndex), but there are \(featureCount)")
             }
             slot(RecordSlot(featureIndex: Int(featureIndex), cornerInside: (header.corners >> UInt64(index)) & 1 == 1))
         }
@@ -56,7 +51,7 @@ extension TileRecordReader {
             let shared: SharedRun
             switch readSharedRun(header) {
             case .success(let value): shared = value
-            case .failure(let runProblem): return fail(runStart, "run \(index) \(runProblem.phrase)")
+            case .failure(let runProblem): return fail(problem, runStart, "run \(index) \(runProblem.phrase)")
             }
             let first = shared.mask.trailingZeroBitCount
             if first < lowest {
@@ -65,7 +60,7 @@ extension TileRecordReader {
             lowest = max(lowest, first)
             run(0, shared.mask)
             if let runProblem = decode(shared, checkingVertices: checkingVertices, edge) {
-                return fail(runStart, "run \(index) \(runProblem.phrase)")
+                return fail(problem, runStart, "run \(index) \(runProblem.phrase)")
             }
         }
         return true
@@ -74,41 +69,43 @@ extension TileRecordReader {
     private mutating func walkEntries(checkingVertices: Bool, slot: (RecordSlot) -> Void, run: (Int, UInt64) -> Void,
                                       edge: (Int64, Int64, Int64, Int64) -> Void, problem: (RecordProblem) -> Void) -> Bool {
         let start = cursor.position
-        func fail(_ offset: Int, _ reason: String) -> Bool {
-            isSound = false
-            problem(RecordProblem(offset: offset, reason: reason))
-            return false
-        }
         guard let count = cursor.readVarint(), count >= 1, count <= UInt64(featureCount), count <= UInt64(cursor.remaining) else {
-            return fail(start, "the record's feature count is missing, zero or more than the features")
+            return fail(problem, start, "the record's feature count is missing, zero or more than the features")
         }
         var featureIndex: UInt64 = 0
         for entry in 0..<Int(count) {
             let entryStart = cursor.position
             guard let head = cursor.readVarint(), let runs = cursor.readVarint() else {
-                return fail(entryStart, "record entry \(entry) ends early")
+                return fail(problem, entryStart, "record entry \(entry) ends early")
             }
             if entry > 0 && head >> 1 == 0 {
                 problem(RecordProblem(offset: entryStart, reason: "record entry \(entry) repeats feature \(featureIndex)"))
             }
             featureIndex &+= head >> 1
             guard featureIndex < UInt64(featureCount) else {
-                return fail(entryStart, "record entry \(entry) names feature \(featureIndex), but there are \(featureCount)")
+                return fail(problem, entryStart, "record entry \(entry) names feature \(featureIndex), but there are \(featureCount)")
             }
             if runs == 0 && head & 1 == 0 {
                 problem(RecordProblem(offset: entryStart, reason: "record entry \(entry) has no edges and its corner is outside"))
             }
-            guard runs <= UInt64(cursor.remaining) else { return fail(entryStart, "record entry \(entry) claims \(runs) runs") }
+            guard runs <= UInt64(cursor.remaining) else { return fail(problem, entryStart, "record entry \(entry) claims \(runs) runs") }
             slot(RecordSlot(featureIndex: Int(featureIndex), cornerInside: head & 1 == 1))
             for index in 0..<runs {
                 let runStart = cursor.position
                 run(entry, 1)
                 if let runProblem = readRun(checkingVertices: checkingVertices, edge) {
-                    return fail(runStart, "run \(index) of entry \(entry) \(runProblem.phrase)")
+                    return fail(problem, runStart, "run \(index) of entry \(entry) \(runProblem.phrase)")
                 }
             }
         }
         return true
+    }
+
+    /// Marks the record unsound and reports why: the walk's answer for damage that ends it.
+    private mutating func fail(_ problem: (RecordProblem) -> Void, _ offset: Int, _ reason: String) -> Bool {
+        isSound = false
+        problem(RecordProblem(offset: offset, reason: reason))
+        return false
     }
 
     /// Walks the record without a point: the number of slots (features) and of stored edges in it.

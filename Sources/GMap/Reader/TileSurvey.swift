@@ -68,19 +68,16 @@ public struct TileSurvey: Sendable {
             }
             let layout = map.layout
             let gridLength = map.sections.first { $0.offset == UInt64(layout.directoryOffset - FormatLayout.Grid.directory) }?.length ?? 0
-            bytes = TileBytes(directory: Int(gridLength) + (layout.tilesEnd - layout.tilesOffset) - recordBytes.totalBytes,
-                              recordHeads: recordBytes.headBytes, masks: (recordBytes.maskBits + 7) / 8,
-                              firstVertices: recordBytes.vertexCountBytes + (recordBytes.firstVertexBits + 7) / 8,
-                              widths: (recordBytes.widthBits + 7) / 8,
-                              deltas: recordBytes.totalBytes - recordBytes.headBytes - recordBytes.vertexCountBytes
-                                - (recordBytes.maskBits + 7) / 8 - (recordBytes.firstVertexBits + 7) / 8 - (recordBytes.widthBits + 7) / 8)
+            // Everything in TILE that no record holds is directory nodes.
+            bytes = TileBytes(directoryBytes: Int(gridLength) + (layout.tilesEnd - layout.tilesOffset) - recordBytes.totalBytes, records: recordBytes)
         }
         edgesPerTile.sort()
         featuresPerTile.sort()
     }
 }
 
-/// Format 3's tile bytes by what they hold, as ``TileSurvey`` measures them (`gmap info`).
+/// Format 3's tile bytes by what they hold, as ``TileSurvey`` measures them (`gmap info`) and the
+/// builder counts them (its build report).
 public struct TileBytes: Sendable, Equatable {
     /// `GRID` and the directory nodes in `TILE` (everything in `TILE` that no record holds).
     public var directory: Int
@@ -94,18 +91,48 @@ public struct TileBytes: Sendable, Equatable {
     public var widths: Int
     /// The packed deltas, with each run's padding bits.
     public var deltas: Int
+
+    /// The breakdown of `directoryBytes` of directory and the records whose parts `records` counts.
+    package init(directoryBytes: Int, records: RecordBits) {
+        directory = directoryBytes
+        recordHeads = records.headBytes
+        masks = (records.maskBits + 7) / 8
+        firstVertices = records.vertexCountBytes + (records.firstVertexBits + 7) / 8
+        widths = (records.widthBits + 7) / 8
+        deltas = records.totalBytes - recordHeads - masks - firstVertices - widths
+    }
 }
 
 /// Bit counts of format 3 records, summed over distinct records.
-struct RecordBits {
-    var totalBytes = 0
-    var headBytes = 0
-    var vertexCountBytes = 0
-    var maskBits = 0
-    var firstVertexBits = 0
-    var widthBits = 0
+package struct RecordBits: Sendable, Equatable {
+    /// Whole records.
+    package var totalBytes = 0
+    /// Heads: slot count, features, corners, run count, first-vertex widths.
+    package var headBytes = 0
+    /// The runs' vertex count varints.
+    package var vertexCountBytes = 0
+    /// The runs' masks.
+    package var maskBits = 0
+    /// The runs' first vertices.
+    package var firstVertexBits = 0
+    /// The runs' 6-bit delta widths.
+    package var widthBits = 0
 
-    mutating func add(_ other: RecordBits) {
+    /// Counts of no record.
+    package init() {}
+
+    /// Counts from their parts.
+    package init(totalBytes: Int, headBytes: Int, vertexCountBytes: Int, maskBits: Int, firstVertexBits: Int, widthBits: Int) {
+        self.totalBytes = totalBytes
+        self.headBytes = headBytes
+        self.vertexCountBytes = vertexCountBytes
+        self.maskBits = maskBits
+        self.firstVertexBits = firstVertexBits
+        self.widthBits = widthBits
+    }
+
+    /// Adds another record's counts.
+    package mutating func add(_ other: RecordBits) {
         totalBytes += other.totalBytes
         headBytes += other.headBytes
         vertexCountBytes += other.vertexCountBytes
