@@ -1,4 +1,4 @@
-/// Layers (format 2.1): one file can hold several feature sets, each with its own grid.
+/// Layers (since format 2.1): one file can hold several feature sets, each with its own grid.
 ///
 /// A `GMap` reads one layer. The map opened from a file reads the first layer, so code written for
 /// single-layer maps keeps working; ``layer(named:)`` gives a `GMap` reading another layer of the
@@ -49,7 +49,9 @@ extension Feature {
     /// lie outside (a C-shaped country, an archipelago). Nil for files without label points (before
     /// format 2.1) and for a feature with no area.
     ///
-    /// `lookupAll(latitude:longitude:)` at this point includes the feature.
+    /// The point is stored in whole units, inside the feature (`gmap verify` checks it there), and
+    /// `lookupAll(latitude:longitude:)` at these degrees includes the feature: the degrees lie within
+    /// 2^-24 unit of the stored point, which the writer never puts on the feature's boundary.
     public var labelPoint: (latitude: Double, longitude: Double)? {
         let layout = map.layout
         guard index < layout.labelCount else { return nil }

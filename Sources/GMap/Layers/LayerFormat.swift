@@ -1,4 +1,4 @@
-// Format 2.1 additions: the layer table, label points and the name index (Spec/FORMAT.md 5.8–5.10).
+// Added in format 2.1 and kept in 3: the layer table, label points and the name index (Spec/FORMAT.md 5.8–5.10).
 
 extension FormatLayout {
     /// Sizes and offsets of one `LAYR` record. The section starts with UInt32 count and UInt32 record length.

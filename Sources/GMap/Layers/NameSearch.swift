@@ -1,4 +1,4 @@
-/// Forward lookup: features by id or name (format 2.1 `NAME` index; a scan for older files).
+/// Forward lookup: features by id or name (the `NAME` index of format 2.1 and 3; a scan for older files).
 extension GMap {
     /// The features of this layer whose id or a kept name property (see ``NameFolding/isNameKey(_:)``)
     /// equals `text`, or, when `prefixes` is true, starts with it, compared after ``NameFolding``
