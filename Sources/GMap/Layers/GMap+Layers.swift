@@ -49,9 +49,11 @@ extension Feature {
     /// lie outside (a C-shaped country, an archipelago). Nil for files without label points (before
     /// format 2.1) and for a feature with no area.
     ///
-    /// The point is stored in whole units, inside the feature (`gmap verify` checks it there), and
-    /// `lookupAll(latitude:longitude:)` at these degrees includes the feature: the degrees lie within
-    /// 2^-24 unit of the stored point, which the writer never puts on the feature's boundary.
+    /// The point is stored in whole units, inside the feature (`gmap verify` checks it there).
+    /// `lookupAll(latitude:longitude:)` at these degrees includes the feature unless the stored
+    /// point lies exactly on the feature's west or south boundary: the degrees come back within
+    /// 2^-24 unit of it, and the reference writer picks points in the middle of the feature's
+    /// widest spans, away from its boundary.
     public var labelPoint: (latitude: Double, longitude: Double)? {
         let layout = map.layout
         guard index < layout.labelCount else { return nil }
