@@ -1,20 +1,43 @@
 #!/usr/bin/env bash
 # The builder's size/speed trade-off: builds countries-10m (and timezones with --timezones) at
 # several settings and prints file size and instructions per lookup (callgrind: the machine's
-# noise does not change instruction counts) on the same near-border and uniform points.
+# noise does not change instruction counts) on the same near-border, uniform and on-land points
+# for every row.
 #
-#   Benchmarks/tradeoffs.sh [SHARED_DATA_DIR] [--timezones]
+# First table: format 2.1 (its own tiling defaults: 48 edges, 4 × 4 splits, depth 6) against
+# format 3 (64 distinct edges, 2 × 2 splits, depth 12) at the defaults. Second table: format 3
+# over --max-edges 48/64/96/128 × --split 2/4 × --top entries/packed (--max-depth 12 throughout).
+#
+#   Benchmarks/tradeoffs.sh [SHARED_DATA_DIR] [--timezones] [--quick]
+#
+# --quick measures only the rows with --top entries and the default --split 2 plus --split 4 at
+# 64 edges (and, for timezones, always only --max-edges 48/64/96/128 with the default split and
+# top form plus --top packed at 64). GMAP_BIN=path uses that gmap binary instead of building one;
+# GMAP_SCRATCH=dir builds into dir (default .build); GMAP_TRADEOFFS_WORK=dir holds the maps.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-data="${1:-$root/../shared/data}"
-work="$root/.build/tradeoffs"
+data="$root/../shared/data"; timezones=0; quick=0
+for argument in "$@"; do
+    case "$argument" in
+        --timezones) timezones=1 ;;
+        --quick) quick=1 ;;
+        *) data="$argument" ;;
+    esac
+done
+work="${GMAP_TRADEOFFS_WORK:-$root/.build/tradeoffs}"
 mkdir -p "$work"
-(cd "$root" && swift build -c release --product gmap >/dev/null)
-gmap="$root/.build/release/gmap"
+if [ -n "${GMAP_BIN:-}" ]; then
+    gmap="$GMAP_BIN"
+else
+    scratch="${GMAP_SCRATCH:-$root/.build}"
+    (cd "$root" && swift build -c release --product gmap --scratch-path "$scratch" >/dev/null)
+    gmap="$scratch/release/gmap"
+fi
 command -v valgrind >/dev/null || { echo "tradeoffs.sh needs valgrind (apt-get install valgrind)" >&2; exit 2; }
 
 # Instructions per lookup: two callgrind runs that differ only in the number of timed passes.
-# Each bench run makes 3 passes per run (timed, 1 thread, all threads), hence the division.
+# Each bench run makes 3 passes over the points (timed, 1 thread, all threads; valgrind runs the
+# threads one after the other), so 5 more runs are 15 more passes.
 per_lookup() {
     local map=$1 points=$2 n ir1 ir6
     n=$(grep -vc '^#' "$points")
@@ -23,25 +46,61 @@ per_lookup() {
     echo $(( (ir6 - ir1) / (15 * n) ))
 }
 
-table() {
-    local name=$1 input=$2 id=$3; shift 3
+# The point sets, from the default format 3 map, shared by every row of a dataset.
+points() {
+    local name=$1 input=$2 id=$3
     "$gmap" build "$input" -o "$work/$name-reference.gmap" --id "$id" -q
     "$gmap" bench "$work/$name-reference.gmap" --points 20000 --runs 1 --save-points "$work/$name-sets.txt" >/dev/null
     awk '/^# near/{f=1;next} /^#/{f=0} f' "$work/$name-sets.txt" > "$work/$name-near.txt"
     awk '/^# uniform/{f=1;next} /^#/{f=0} f' "$work/$name-sets.txt" > "$work/$name-uniform.txt"
-    echo "| $name settings | .gmap bytes | instructions/lookup, near border | instructions/lookup, uniform |"
-    echo "|---|---:|---:|---:|"
-    for settings in "$@"; do
-        # shellcheck disable=SC2086
-        "$gmap" build "$input" -o "$work/$name.gmap" --id "$id" -q $settings
-        echo "| \`$settings\` | $(stat -c %s "$work/$name.gmap") | $(per_lookup "$work/$name.gmap" "$work/$name-near.txt") | $(per_lookup "$work/$name.gmap" "$work/$name-uniform.txt") |"
-    done
+    awk '/^# on land/{f=1;next} /^#/{f=0} f' "$work/$name-sets.txt" > "$work/$name-land.txt"
 }
 
-table countries-10m "$data/countries-10m.geojson" iso_a2 \
-    "--max-edges 32" "--max-edges 48" "--max-edges 64" "--max-edges 96" \
-    "--split 2 --max-depth 12 --max-edges 48" "--tile-size 2 --max-edges 64" "--precision 1e-6" "--precision 1e-5"
-if [ "${2:-}" = "--timezones" ]; then
+row() {
+    local name=$1 input=$2 id=$3 label=$4; shift 4
+    "$gmap" build "$input" -o "$work/$name.gmap" --id "$id" -q "$@"
+    echo "| $label | $(stat -c %s "$work/$name.gmap") | $(per_lookup "$work/$name.gmap" "$work/$name-uniform.txt") | $(per_lookup "$work/$name.gmap" "$work/$name-land.txt") | $(per_lookup "$work/$name.gmap" "$work/$name-near.txt") |"
+}
+
+formats() {
+    local name=$1 input=$2 id=$3
+    echo "| $name | .gmap bytes | instructions/lookup, uniform | on land | near border |"
+    echo "|---|---:|---:|---:|---:|"
+    row "$name" "$input" "$id" "format 2.1 (\`--format 2.1\`: 48 edges, split 4, depth 6)" --format 2.1
+    row "$name" "$input" "$id" "format 3 (defaults: 64 distinct edges, split 2, depth 12, top auto)"
+    echo
+}
+
+settings() {
+    local name=$1 input=$2 id=$3; shift 3
+    echo "| $name, format 3 | .gmap bytes | instructions/lookup, uniform | on land | near border |"
+    echo "|---|---:|---:|---:|---:|"
+    for setting in "$@"; do
+        # shellcheck disable=SC2086
+        row "$name" "$input" "$id" "\`$setting\`" $setting
+    done
+    echo
+}
+
+countries=("$data/countries-10m.geojson" iso_a2)
+points countries-10m "${countries[@]}"
+formats countries-10m "${countries[@]}"
+rows=()
+for edges in 48 64 96 128; do
+    for split in 2 4; do
+        for top in entries packed; do
+            if [ $quick = 1 ] && { [ $top = packed ] || { [ $split = 4 ] && [ $edges != 64 ]; }; }; then continue; fi
+            rows+=("--max-edges $edges --split $split --top $top")
+        done
+    done
+done
+settings countries-10m "${countries[@]}" "${rows[@]}"
+
+if [ $timezones = 1 ]; then
     [ -f "$work/timezones.geojson" ] || gzip -dc "$data/timezones.geojson.gz" > "$work/timezones.geojson"
-    table timezones "$work/timezones.geojson" tzid "--max-edges 48" "--max-edges 64" "--max-edges 96" "--split 2 --max-depth 12 --max-edges 64"
+    zones=("$work/timezones.geojson" tzid)
+    points timezones "${zones[@]}"
+    formats timezones "${zones[@]}"
+    settings timezones "${zones[@]}" "--max-edges 48" "--max-edges 64" "--max-edges 96" "--max-edges 128" \
+        "--max-edges 64 --top packed" "--max-edges 64 --split 4"
 fi

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets and fuzzes each for a while. See Fuzz/README.md.
 #
-#   Fuzz/run.sh [--seconds N] [--runs N] [TARGET...]
+#   Fuzz/run.sh [--seconds N] [--runs N] [--parallel] [--jobs N] [TARGET...]
 #
 # TARGET is reader, builder or coordinate (default: all three, one after another, on one core).
 # --seconds N  stops each target after N seconds (default 30, so CI can call it);
-# --runs N     stops each target after N executions (whichever comes first when both are given).
+# --runs N     stops each target after N executions (whichever comes first when both are given);
+# --parallel   fuzzes the targets at the same time, one process (one core) each;
+# --jobs N     runs N processes of each target on its one corpus (N cores a target; default 1);
+#              --runs then counts each process's executions.
 # Corpora grow in Fuzz/corpus-<target>/, crashes go to Fuzz/artifacts/<target>/, logs to
 # Fuzz/bin/logs/. Exits non-zero when any target crashed, leaked, timed out or ran out of memory.
 #
@@ -21,12 +24,16 @@ export SWIFT_BACKTRACE=enable=no
 
 seconds=30
 runs=""
+parallel=0
+jobs=1
 targets=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds=$2; shift 2 ;;
         --runs) runs=$2; shift 2 ;;
-        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        --parallel) parallel=1; shift ;;
+        --jobs) jobs=$2; shift 2 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         reader|builder|coordinate) targets+=("$1"); shift ;;
         *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
@@ -49,7 +56,9 @@ BUILDER_SOURCES=$(find "$BIN/src/GMapBuilder" -name '*.swift' | sort)
 # -- Compiling. lld avoids a page of harmless ld.gold warnings about ASan's local symbols.
 LINKER=()
 if command -v ld.lld > /dev/null 2>&1; then LINKER=(-use-ld=lld); fi
-FUZZ_FLAGS=(-parse-as-library -sanitize=fuzzer,address -O)
+# -package-name: GMap and GMapBuilder share `package` declarations (as one SwiftPM package).
+PACKAGE=(-package-name gmap)
+FUZZ_FLAGS=(-parse-as-library -sanitize=fuzzer,address -O "${PACKAGE[@]}")
 compile() {
     echo "+ swiftc $*" | sed "s|$FUZZ/||g; s|$ROOT/||g" | cut -c1-400
     swiftc "$@" 2>&1 | { grep -v "Cannot export local symbol" || true; }
@@ -62,12 +71,13 @@ if wants reader; then
     # shellcheck disable=SC2086
     compile "${FUZZ_FLAGS[@]}" -module-name ReaderFuzzer $GMAP_SOURCES ReaderFuzzer/main.swift \
         -o "$BIN/reader-fuzzer" "${LINKER[@]}"
-    # The seed maker (no sanitizers) builds small maps from the fixtures for the reader's corpus.
+    # The seed maker (no sanitizers) builds small maps from the fixtures for the reader's corpus:
+    # formats 3 (both top-level forms, split factors 2, 3 and 5), 2.1, 2.0 and 1.0, and layered maps.
     # shellcheck disable=SC2086
-    compile -parse-as-library -Onone -module-name GMap -emit-module -emit-module-path "$BIN/plain-gmap/GMap.swiftmodule" \
+    compile -parse-as-library -Onone "${PACKAGE[@]}" -module-name GMap -emit-module -emit-module-path "$BIN/plain-gmap/GMap.swiftmodule" \
         -emit-library -static $GMAP_SOURCES -o "$BIN/plain-gmap/libGMap.a"
     # shellcheck disable=SC2086
-    compile -Onone -module-name SeedMaker -I "$BIN/plain-gmap" $BUILDER_SOURCES SeedMaker/main.swift \
+    compile -Onone "${PACKAGE[@]}" -module-name SeedMaker -I "$BIN/plain-gmap" $BUILDER_SOURCES SeedMaker/main.swift \
         "$BIN/plain-gmap/libGMap.a" -o "$BIN/seed-maker"
 fi
 if wants builder; then
@@ -96,11 +106,13 @@ if wants reader; then
 fi
 if wants builder; then
     rm -rf "$BIN/seeds-builder"; mkdir -p "$BIN/seeds-builder"
-    # Two control bytes (chunk size; tile size, precision, split factor, kept properties), then the GeoJSON.
+    # Three control bytes (chunk size; tile size, precision, split factor, kept properties; top-level
+    # form, format 3 or 2.1 or 2.0, edges per tile), then the GeoJSON. See BuilderFuzzer/main.swift.
     for file in "$ROOT"/Fixtures/*.geojson; do
         name=$(basename "$file" .geojson)
         index=0
-        for control in '\x07\x00' '\xff\x01' '\x1f\x8a' '\xc0\x33' '\x00\x5c'; do
+        for control in '\x07\x00\x00' '\xff\x01\x01' '\x1f\x8a\x02' '\xc0\x33\x0c' '\x00\x5c\x1c' \
+                       '\x10\x23\x42' '\x21\x61\xc1' '\x05\x2d\xa2'; do
             { printf "$control"; cat "$file"; } > "$BIN/seeds-builder/$name-$index.bin"
             index=$((index + 1))
         done
@@ -122,42 +134,83 @@ if wants coordinate; then
     echo "coordinate: $(ls "$BIN/seeds-coordinate" | wc -l) inputs"
 fi
 
-# -- Fuzzing, one target at a time on one core (no -jobs/-workers: -jobs=1 would fork a child
-#    that writes fuzz-0.log into the working directory).
-status=0
-summary=()
+# -- Fuzzing, one target at a time on one core, or (--parallel) all at once, one process each, or
+#    (--jobs N) N processes a target. libFuzzer's own -jobs/-workers are not used: they fork children
+#    that write fuzz-<n>.log into the working directory, and the final statistics are per child.
+#    Each target's maximum input length: the reader's is above the largest seed (the 66,447-byte
+#    Fixtures/format-1.0-fixtures.gmap), so that no seed map is cut short.
+max_len() { case $1 in reader) echo 73728 ;; builder) echo 65536 ;; coordinate) echo 256 ;; esac; }
+# The reader weighs inputs by their speed: a mutant of the 66 KB 1.0 fixture takes ~20 ms, a small map ~0.3 ms.
+extra_flags() { case $1 in reader) echo "-entropic_scale_per_exec_time=1" ;; builder) echo "-dict=geojson.dict" ;; esac; }
+
+# Runs one process of a target (job K of --jobs); its exit code goes to bin/logs/<target>[-K].code.
+# Processes of one target share the corpus directory (libFuzzer reloads it, -reload=1).
 fuzz() {
-    local target=$1 max_len=$2; shift 2
-    local log="$BIN/logs/$target.log"
+    local target=$1 job=${2:-}
+    local name=$target${job:+-$job}
+    local log="$BIN/logs/$name.log"
     mkdir -p "corpus-$target" "artifacts/$target"
     local limits=(-max_total_time="$seconds")
     [ -n "$runs" ] && limits+=(-runs="$runs")
-    echo "== fuzzing $target (${runs:+$runs runs, }at most $seconds s; log: bin/logs/$target.log)"
+    echo "== fuzzing $target${job:+ (job $job)} (${runs:+$runs runs, }at most $seconds s; log: bin/logs/$name.log)"
     local code=0
-    "$BIN/$target-fuzzer" "corpus-$target" "$BIN/seeds-$target" "${limits[@]}" -max_len="$max_len" \
-        -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="artifacts/$target/" "$@" \
+    # shellcheck disable=SC2046
+    "$BIN/$target-fuzzer" "corpus-$target" "$BIN/seeds-$target" "${limits[@]}" -max_len="$(max_len "$target")" \
+        -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="artifacts/$target/" $(extra_flags "$target") \
         > "$log" 2>&1 || code=$?
-    local final executed rate
-    final=$(grep -E "^#[0-9]+.*cov: " "$log" | tail -1 || true)
-    executed=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-    local cov ft corp
-    cov=$(echo "$final" | sed -nE 's/.*cov: ([0-9]+).*/\1/p')
-    ft=$(echo "$final" | sed -nE 's/.*ft: ([0-9]+).*/\1/p')
-    corp=$(echo "$final" | sed -nE 's/.*corp: ([0-9]+\/[0-9A-Za-z]+).*/\1/p')
-    local result=ok
-    if [ "$code" -ne 0 ]; then
-        result="FAILED (exit $code)"
-        status=1
-        grep -E "^==[0-9]+==ERROR|Fatal error|invariant violated|ERROR: libFuzzer|SUMMARY:" "$log" | head -5 || true
-        grep -E "Test unit written to" "$log" || true
-    fi
-    echo "$target: executions ${executed:-?} (${rate:-?}/s), cov ${cov:-?}, ft ${ft:-?}, corpus ${corp:-?}: $result"
-    summary+=("$(printf '%-10s %12s %8s %6s %7s  %s' "$target" "${executed:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$result")")
+    echo "$code" > "$BIN/logs/$name.code"
 }
-wants reader && fuzz reader 8192
-wants builder && fuzz builder 65536 -dict=geojson.dict
-wants coordinate && fuzz coordinate 256
+
+# All processes of a target (one, or --jobs N at once).
+fuzz_target() {
+    local target=$1
+    if [ "$jobs" -le 1 ]; then fuzz "$target"; return; fi
+    local job
+    for job in $(seq 1 "$jobs"); do fuzz "$target" "$job" & done
+    wait
+}
+
+# Prints a target's results from its logs (executions and exec/s summed over its processes, cov
+# and ft the largest), and remembers them for the summary.
+status=0
+summary=()
+report() {
+    local target=$1
+    local names=("$target")
+    [ "$jobs" -gt 1 ] && names=($(for job in $(seq 1 "$jobs"); do echo "$target-$job"; done))
+    local executed=0 rate=0 cov=0 ft=0 corp="?" result=ok name
+    for name in "${names[@]}"; do
+        local log="$BIN/logs/$name.log" code final e r c f
+        code=$(cat "$BIN/logs/$name.code")
+        final=$(grep -E "^#[0-9]+.*cov: " "$log" | tail -1 || true)
+        e=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+        r=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+        c=$(echo "$final" | sed -nE 's/.*cov: ([0-9]+).*/\1/p')
+        f=$(echo "$final" | sed -nE 's/.*ft: ([0-9]+).*/\1/p')
+        corp=$(echo "$final" | sed -nE 's/.*corp: ([0-9]+\/[0-9A-Za-z]+).*/\1/p')
+        executed=$((executed + ${e:-0})); rate=$((rate + ${r:-0}))
+        [ "${c:-0}" -gt "$cov" ] && cov=$c
+        [ "${f:-0}" -gt "$ft" ] && ft=$f
+        if [ "$code" -ne 0 ]; then
+            result="FAILED (exit $code)"
+            status=1
+            grep -E "^==[0-9]+==ERROR|Fatal error|invariant violated|ERROR: libFuzzer|SUMMARY:" "$log" | head -5 || true
+            grep -E "Test unit written to" "$log" || true
+        fi
+    done
+    echo "$target: executions $executed ($rate/s), cov $cov, ft $ft, corpus ${corp:-?}: $result"
+    summary+=("$(printf '%-10s %12s %8s %6s %7s  %s' "$target" "$executed" "$rate" "$cov" "$ft" "$result")")
+}
+
+if [ "$parallel" -eq 1 ]; then
+    for target in "${targets[@]}"; do fuzz_target "$target" & done
+    wait
+    for target in "${targets[@]}"; do report "$target"; done
+else
+    for target in reader builder coordinate; do
+        if wants "$target"; then fuzz_target "$target"; report "$target"; fi
+    done
+fi
 
 echo "== summary"
 printf '%-10s %12s %8s %6s %7s  %s\n' target executions exec/s cov ft result

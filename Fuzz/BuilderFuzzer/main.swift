@@ -2,13 +2,18 @@
 //
 // Compiled together with every file of Sources/GMapBuilder (one module), against the GMap module.
 //
-// Input layout: byte 0 chooses the reader's chunk size, byte 1 the build options, the rest is the
-// GeoJSON text. The GeoJSON is read twice from the same `GeoJSONReader`: once to collect the
+// Input layout: byte 0 chooses the reader's chunk size, bytes 1 and 2 the build options (format 3
+// or 2, top-level directory form, tile size, precision, split factor, edges per tile), the rest is
+// the GeoJSON text. The GeoJSON is read twice from the same `GeoJSONReader`: once to collect the
 // features (for an independent even-odd oracle), once through `GeoJSONImport` into a `MapBuilder`
-// with small options (at most 4 edges per tile, depth 3), so that tiny inputs already split tiles.
-// A build that succeeds must open, survey without unreadable records, and answer every probe point
-// exactly as the brute-force even-odd rule over the quantized rings (Spec/FORMAT.md, section 10).
-// Thrown `GeoJSONError`/`BuildError`s are expected; traps, ASan reports, leaks and timeouts are not.
+// with small options (few edges per tile, depth 3), so that tiny inputs already split tiles.
+// A build that succeeds must open, survey without unreadable records, verify sound, and answer every
+// probe point exactly as the brute-force even-odd rule over the quantized rings (Spec/FORMAT.md,
+// section 10) at the query's unrounded point (24 bits below a unit, `GridPoint`), computed here in
+// exact 128-bit arithmetic independently of the library's `EvenOddRule`. Thrown
+// `GeoJSONError`s are expected, and the `BuildError`s a valid input can cause (no polygon, no ring,
+// more than 64 features overlapping in a tile of format 3); traps, ASan reports, leaks, timeouts
+// and any other build error are not.
 import GMap
 
 @inline(never)
@@ -22,20 +27,34 @@ let tileDegrees: [Double] = [20, 10, 5, 3, 2.5, 1.7, 12.3, 0.9]
 /// Units per degree.
 let precisions: [Int64] = [10_000_000, 10_000_000, 1_000, 1]
 
+/// Edges per tile before a tile is split (`maximumEdgesPerTile`), by control byte 2's bits 5…7.
+let edgeLimits = [4, 4, 1, 2, 8, 16, 64, 3]
+
 struct Options {
     var chunkSize: Int
     var build = BuildOptions()
 
-    init(_ control0: UInt8, _ control1: UInt8) {
+    /// Byte 0: chunk size (and the simplification's tolerance). Byte 1: bits 0–2 tile size, 3–4
+    /// precision, 5–6 split factor 2…5, 7 all properties. Byte 2: bits 0–1 top-level directory
+    /// (automatic, entries, packed, packed), bits 2–3 = 3 writes format 2 (bit 4: 2.0, else 2.1),
+    /// anything else format 3; bits 5–7 the edges per tile.
+    init(_ control0: UInt8, _ control1: UInt8, _ control2: UInt8) {
         // 1…64 bytes at a time (many chunk boundaries), or everything at once.
         chunkSize = control0 < 0xC0 ? 1 + Int(control0 & 0x3F) : 1 << 20
         let quantizer = Quantizer(unitsPerDegree: precisions[Int(control1 >> 3) & 3])!
         build.quantizer = quantizer
         build.tileSize = max(1, Int64((tileDegrees[Int(control1 & 7)] * Double(quantizer.unitsPerDegree)).rounded()))
         build.splitFactor = 2 + Int(control1 >> 5) & 3
-        build.maximumEdgesPerTile = 4
+        build.maximumEdgesPerTile = edgeLimits[Int(control2 >> 5)]
         build.maximumDepth = 3
         build.keptProperties = control1 & 0x80 != 0 ? nil : ["name"]
+        build.topDirectory = [.automatic, .entries, .packed, .packed][Int(control2 & 3)]
+        if (control2 >> 2) & 3 == 3 {
+            build.formatMajorVersion = 2
+            build.writesLayerIndexes = control2 & 0x10 == 0
+        } else {
+            build.formatMajorVersion = 3
+        }
     }
 }
 
@@ -45,13 +64,29 @@ struct OracleFeature {
     var rings: [[(x: Int64, y: Int64)]]
 }
 
-/// Whether the even-odd rule puts `point` inside the feature (all rings, each closed).
+/// Whether the edge a→b crosses the ray going east from the exact point `(X / 2^24, Y / 2^24)`
+/// (`X`, `Y` the point in 2^-24 units): PNPOLY, `(ay > py) != (by > py)` and
+/// `px < ax + (bx − ax)(py − ay)/(by − ay)`, both sides multiplied by `2^24 (by − ay)` and compared
+/// as exact 128-bit products (Tests/GMapTests/Oracle.swift does the same).
+func crossesEastRay(fineX: Int64, fineY: Int64, ax: Int64, ay: Int64, bx: Int64, by: Int64) -> Bool {
+    let scale = GridPoint.fractionScale
+    // For whole-unit a.y, a.y > py exactly when a.y·2^24 > Y.
+    guard (ay * scale > fineY) != (by * scale > fineY) else { return false }
+    let numerator = (bx - ax).multipliedFullWidth(by: fineY - ay * scale)
+    let scaled = (fineX - ax * scale).multipliedFullWidth(by: by - ay)
+    let less = scaled.high != numerator.high ? scaled.high < numerator.high : scaled.low < numerator.low
+    let equal = scaled.high == numerator.high && scaled.low == numerator.low
+    return by > ay ? less : !less && !equal
+}
+
+/// Whether the even-odd rule puts `point` (with its fractions) inside the feature (all rings, each closed).
 func contains(_ feature: OracleFeature, _ point: GridPoint) -> Bool {
+    let fineX = point.x * GridPoint.fractionScale + point.fractionX, fineY = point.y * GridPoint.fractionScale + point.fractionY
     var inside = false
     for ring in feature.rings where !ring.isEmpty {
         var previous = ring[ring.count - 1]
         for vertex in ring {
-            if EvenOddRule.crossesEastRay(pointX: point.x, pointY: point.y, ax: previous.x, ay: previous.y, bx: vertex.x, by: vertex.y) {
+            if crossesEastRay(fineX: fineX, fineY: fineY, ax: previous.x, ay: previous.y, bx: vertex.x, by: vertex.y) {
                 inside.toggle()
             }
             previous = vertex
@@ -60,11 +95,24 @@ func contains(_ feature: OracleFeature, _ point: GridPoint) -> Bool {
     return inside
 }
 
+/// Whether a build error is one that valid input can cause: nothing to build, or (format 3) more
+/// features overlapping in one tile than a record's 64 slots, where the tile cannot be split.
+func isExpected(_ error: Error, options: BuildOptions, featureCount: Int) -> Bool {
+    guard let error = error as? BuildError else { return false }
+    let text = error.description
+    if text.hasPrefix("no Polygon or MultiPolygon features") { return featureCount == 0 }
+    if text.hasPrefix("no feature has a ring with three or more distinct positions") { return true }
+    if text.contains("features overlap in the tile") {
+        return options.formatMajorVersion >= 3 && featureCount > FormatLayout.SharedRecord.maximumSlots
+    }
+    return false
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard size >= 2 else { return 0 }
-    let options = Options(data[0], data[1])
-    let text = Array(UnsafeBufferPointer(start: data + 2, count: size - 2))
+    guard size >= 3 else { return 0 }
+    let options = Options(data[0], data[1], data[2])
+    let text = Array(UnsafeBufferPointer(start: data + 3, count: size - 3))
     var reader = GeoJSONReader(bytes: text, chunkSize: options.chunkSize)
     let quantizer = options.build.quantizer
 
@@ -122,7 +170,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let automatic = BuildOptions.automaticTileSize(for: extent, quantizer: quantizer)
         check(automatic >= 1 && automatic <= 16 * quantizer.unitsPerDegree, "automatic tile size \(automatic)")
     }
-    guard let (bytes, report) = try? builder.finish() else { return 0 }
+    let bytes: [UInt8], report: BuildReport
+    do {
+        (bytes, report) = try builder.finish()
+    } catch {
+        check(isExpected(error, options: options.build, featureCount: oracle.count), "the build failed: \(error)")
+        return 0
+    }
     check(report.byteCount == bytes.count, "the report's byte count is wrong")
 
     // A built map must open and be sound.
@@ -134,16 +188,35 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         return 0
     }
     check(map.featureCount == oracle.count, "\(map.featureCount) features in the map, \(oracle.count) polygon features read")
+    let expectedVersion = options.build.formatMajorVersion == 3 ? (3, 0) : (2, options.build.writesLayerIndexes ? 1 : 0)
+    check(map.formatVersion == expectedVersion, "format \(map.formatVersion) written, \(expectedVersion) asked for")
+    if options.build.formatMajorVersion == 3 {
+        let packed = map.grid.topForm == FormatLayout.TopForm.packed
+        check(options.build.topDirectory == .automatic || packed == (options.build.topDirectory == .packed),
+              "top-level directory form \(map.grid.topForm) for \(options.build.topDirectory)")
+    }
+    let verifier = MapVerifier(map: map)
+    check(verifier.isSound, "a freshly built map does not verify: \(verifier.problems.prefix(3))")
     let survey = TileSurvey(of: map)
     check(survey.unreadableRecords == 0, "a freshly built map has \(survey.unreadableRecords) unreadable records")
     check(map.grid.maximumDepth <= 3, "split deeper than the options allow")
     _ = map.metadata
 
-    // Probe points: fixed ones, then vertices of the first rings and their neighbours.
+    // Probe points: fixed ones, then vertices of the first rings and their neighbours (whole
+    // units, given as degrees); then points a fraction of a unit from vertices and on or next to
+    // edges (in 2^-24 units, given as grid points and as degrees).
     var probes: [GridPoint] = []
     func probe(_ x: Int64, _ y: Int64) {
         let x = min(max(x, -quantizer.halfTurn), quantizer.halfTurn), y = min(max(y, -quantizer.quarterTurn), quantizer.quarterTurn)
         probes.append(GridPoint(x: x, y: y))
+    }
+    let scale = GridPoint.fractionScale
+    var fineProbes: [GridPoint] = []
+    func probeFine(_ fineX: Int64, _ fineY: Int64) {
+        // Normalised: x in [−180°, 180°), y in [−90°, 90°).
+        let x = min(max(fineX, -quantizer.halfTurn * scale), quantizer.halfTurn * scale - 1)
+        let y = min(max(fineY, -quantizer.quarterTurn * scale), quantizer.quarterTurn * scale - 1)
+        fineProbes.append(GridPoint(fineX: x, fineY: y))
     }
     probe(0, 0); probe(-quantizer.halfTurn, -quantizer.quarterTurn); probe(quantizer.halfTurn, quantizer.quarterTurn)
     probe(-quantizer.halfTurn, quantizer.quarterTurn)
@@ -161,6 +234,41 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             }
         }
     }
+    fine: for feature in oracle {
+        for ring in feature.rings {
+            for (index, vertex) in ring.enumerated() {
+                let x = vertex.x * scale, y = vertex.y * scale
+                probeFine(x - 1, y)                 // just west of the vertex
+                probeFine(x + scale / 3, y - 1)     // a third of a unit east, just south
+                let next = ring[(index + 1) % ring.count]
+                // A third of the way along the edge (rounded down), and the fine points either side.
+                let onX = (2 * x + next.x * scale) / 3, onY = (2 * y + next.y * scale) / 3
+                probeFine(onX, onY)
+                probeFine(onX + 1, onY)
+                probeFine(onX, onY + 1)
+                if fineProbes.count >= 60 { break fine }
+            }
+        }
+    }
+    func expected(at point: GridPoint) -> [String] { oracle.filter { contains($0, point) }.map(\.id).sorted() }
+    for point in fineProbes {
+        var indexes: [Int] = []
+        map.visitFeatures(containing: point) { indexes.append($0); return true }
+        check(indexes == indexes.sorted() && Set(indexes).count == indexes.count, "visitFeatures is not in index order")
+        let actual = indexes.compactMap { map.feature(at: $0)?.id }.sorted()
+        let wanted = expected(at: point)
+        check(wanted == actual,
+              "at (\(point.x)+\(point.fractionX)/2^24, \(point.y)+\(point.fractionY)/2^24) units the map answers \(actual), the even-odd rule \(wanted)")
+        // The same point as degrees: the query keeps it to 2^-24 unit, wherever the double lands.
+        let latitude = Double(point.y * scale + point.fractionY) / Double(quantizer.unitsPerDegree * scale)
+        let longitude = Double(point.x * scale + point.fractionX) / Double(quantizer.unitsPerDegree * scale)
+        if let queried = quantizer.queryPoint(latitude: latitude, longitude: longitude) {
+            let all = map.lookupAll(latitude: latitude, longitude: longitude)
+            let queriedWanted = queried == point ? wanted : expected(at: queried)
+            check(queriedWanted == all.map(\.id).sorted(),
+                  "at \(latitude), \(longitude) (\(queried)) the map answers \(all.map(\.id).sorted()), the even-odd rule \(queriedWanted)")
+        }
+    }
     for point in probes {
         let latitude = quantizer.degrees(point.y), longitude = quantizer.degrees(point.x)
         guard let normalised = quantizer.queryPoint(latitude: latitude, longitude: longitude) else {
@@ -170,10 +278,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let all = map.lookupAll(latitude: latitude, longitude: longitude)
         check(map.lookup(latitude: latitude, longitude: longitude)?.index == all.first?.index, "lookup and lookupAll disagree")
         check(zip(all, all.dropFirst()).allSatisfy { $0.index < $1.index }, "lookupAll is not in index order")
-        let expected = oracle.filter { contains($0, normalised) }.map(\.id).sorted()
+        let wanted = expected(at: normalised)
         let actual = all.map(\.id).sorted()
-        check(expected == actual,
-              "at (\(normalised.x), \(normalised.y)) units the map answers \(actual), the even-odd rule \(expected)")
+        check(wanted == actual,
+              "at (\(normalised.x)+\(normalised.fractionX)/2^24, \(normalised.y)+\(normalised.fractionY)/2^24) units the map answers \(actual), the even-odd rule \(wanted)")
         for feature in all {
             _ = feature.properties
             _ = feature.boundingBox
@@ -191,7 +299,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         check(false, "the simplifying builder refused input the plain one accepted")
         return 0
     }
-    guard let (simpleBytes, simpleReport) = try? simplifier.finish() else { return 0 }
+    let simpleBytes: [UInt8], simpleReport: BuildReport
+    do {
+        (simpleBytes, simpleReport) = try simplifier.finish()
+    } catch {
+        check(isExpected(error, options: simplifiedOptions, featureCount: oracle.count), "the simplified build failed: \(error)")
+        return 0
+    }
     guard let simple = try? GMap(bytes: simpleBytes) else {
         check(false, "a freshly built simplified map does not open")
         return 0

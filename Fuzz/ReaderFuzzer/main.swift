@@ -3,8 +3,12 @@
 // Compiled together with every file of Sources/GMap (one module), so it needs no `import GMap`.
 // Opens the input both in place (`GMap(unsafeBuffer:)`) and as a copy (`GMap(bytes:)`); the two
 // must agree on whether the bytes open, on the error, and on every answer. When the map opens,
-// it is queried at a spread of points (world corners, 0/0, top-level tile corners and centres,
-// corners of split parts), features are read in and out of range, and the whole grid is surveyed.
+// each of its layers is queried at a spread of points (world corners, 0/0, top-level tile corners
+// and centres, corners of split parts, points a fraction of a unit inside them), features are read
+// in and out of range, nearby searches are made, every leaf tile and edge is walked, the grid is
+// surveyed and the file verified. At each point the lookup's answer (`TileRecordReader.evaluate`)
+// must equal the answer recomputed from the same record's full walk (`TileRecordReader.walk`, the
+// decoder of survey, verify, export and nearby) whenever that walk finds nothing wrong.
 // Any trap, ASan report, leak or timeout is a bug; thrown `GMapError`s are expected.
 
 @inline(never)
@@ -28,6 +32,8 @@ func exercise(_ feature: Feature, of map: GMap) {
     let box = feature.boundingBox
     check(box.west.isFinite && box.south.isFinite && box.east.isFinite && box.north.isFinite, "non-finite bounding box")
     _ = feature.area
+    _ = feature.labelPoint
+    _ = feature.layerName
     var hasher = Hasher()
     feature.hash(into: &hasher)
     _ = hasher.finalize()
@@ -46,11 +52,17 @@ func queryPoints(for map: GMap) -> [(Double, Double)] {
     func add(x: Int64, y: Int64) {
         points.append((q.degrees(y), q.degrees(x)))
     }
+    /// A point a fraction of a unit north-east of (x, y): the query keeps it (not rounded to a unit).
+    func addInside(x: Int64, y: Int64) {
+        let fraction = 0.3 / Double(q.unitsPerDegree)
+        points.append((q.degrees(y) + fraction, q.degrees(x) + fraction))
+    }
     func addTile(_ bounds: TileBounds) {
         add(x: bounds.west, y: bounds.south)
         add(x: bounds.east - 1, y: bounds.north - 1)
         add(x: bounds.east, y: bounds.south)
         add(x: bounds.west + bounds.width / 2, y: bounds.south + bounds.height / 2)
+        addInside(x: bounds.west, y: bounds.south)
     }
     // Top-level tiles: first, last, and one in the middle; 2 × 2 parts of the first and middle
     // ones at the file's split factor, and one part of a part.
@@ -78,15 +90,90 @@ func queryPoints(for map: GMap) -> [(Double, Double)] {
     return points
 }
 
+/// The features containing `point` as the full walk of its leaf tile's record gives them (every
+/// slot's corner bit, flipped by each edge of each run that counts for it), or nil when the walk
+/// finds anything wrong with the record (then the lookup may legitimately stop early or differ).
+/// An empty or covered tile, or a point outside the grid, answers as the lookup does.
+func walkedAnswer(_ map: GMap, _ point: GridPoint) -> [Int]? {
+    guard let tile = DirectoryWalker.locate(point, in: map.storage) else { return [] }
+    switch TileEntry.kind(of: tile.entry) {
+    case TileEntry.coveredKind:
+        let index = Int(TileEntry.payload(of: tile.entry))
+        return index < map.featureCount ? [index] : []
+    case TileEntry.recordKind:
+        var reader = TileRecordReader(storage: map.storage, entry: tile.entry, bounds: tile.bounds)
+        var slots: [RecordSlot] = [], parity: [Bool] = []
+        var window = (first: 0, mask: UInt64(0))
+        var problems = 0
+        let east = tile.bounds.east, south = tile.bounds.south
+        let read = reader.walk(slot: { slots.append($0); parity.append(false) },
+                               run: { first, mask in window = (first, mask) },
+                               edge: { ax, ay, bx, by in
+            guard EvenOddRule.flipsParity(point: point, east: east, south: south, ax: ax, ay: ay, bx: bx, by: by) else { return }
+            var pending = window.mask
+            while pending != 0 {
+                let slot = window.first + pending.trailingZeroBitCount
+                pending &= pending - 1
+                if slot < parity.count { parity[slot].toggle() } else { problems += 1 }
+            }
+        }, problem: { _ in problems += 1 })
+        guard read, problems == 0 else { return nil }
+        return slots.indices.filter { slots[$0].cornerInside != parity[$0] }.map { slots[$0].featureIndex }
+    default:
+        return []
+    }
+}
+
+/// Nearby searches at `latitude`, `longitude`: answers must be consistent with the plain lookup,
+/// distances finite and within the radius asked (accurate to 0.5 %).
 @inline(never)
-func exercise(_ map: GMap, twin: GMap?) {
+func exerciseNearby(_ map: GMap, latitude: Double, longitude: Double) {
+    let inside = map.lookupAll(latitude: latitude, longitude: longitude)
+    for radius in [0, 750, 100_000, .nan] as [Double] {
+        let limit = min(radius, GMap.maximumNearbyRadius)
+        let bound = limit * 1.01 + 1e-6
+        let match = map.lookup(latitude: latitude, longitude: longitude, within: radius)
+        if let first = inside.first {
+            check(match?.kind == .inside && match?.feature.index == first.index && match?.distance == 0,
+                  "lookup(within: \(radius)) does not give the containing feature first at \(latitude), \(longitude)")
+            continue
+        }
+        guard let match else { continue }
+        check(match.kind == .nearby, "lookup(within:) says inside where lookup finds nothing")
+        check(match.distance.isFinite && match.distance >= 0 && match.distance <= bound,
+              "nearby distance \(match.distance) for radius \(radius)")
+        exercise(match.feature, of: map)
+        if radius == 750 {
+            // The full search within the radius meets every tile the staged search met.
+            let all = map.lookupAll(latitude: latitude, longitude: longitude, within: radius)
+            check(all.contains { $0.feature.index == match.feature.index && $0.distance <= match.distance * (1 + 1e-12) + 1e-9 },
+                  "lookupAll(within:) misses the nearest feature lookup(within:) found at \(latitude), \(longitude)")
+        }
+    }
+    for radius in [750, -1] as [Double] {
+        let all = map.lookupAll(latitude: latitude, longitude: longitude, within: radius)
+        check(all.prefix(inside.count).map(\.feature.index) == inside.map(\.index) && all.prefix(inside.count).allSatisfy { $0.kind == .inside },
+              "lookupAll(within:) does not start with the containing features")
+        let near = all.dropFirst(inside.count)
+        check(near.allSatisfy { $0.kind == .nearby && $0.distance.isFinite && $0.distance >= 0 && $0.distance <= radius * 1.01 + 1e-6 },
+              "lookupAll(within: \(radius)) gives a bad nearby match")
+        check(zip(near, near.dropFirst()).allSatisfy { $0.distance <= $1.distance }, "lookupAll(within:) is not nearest first")
+    }
+}
+
+/// Exercises one layer; returns what its walk of every leaf tile found unreadable: directory
+/// entries, and records that could not be read to their end.
+@inline(never)
+func exercise(_ map: GMap, twin: GMap?) -> (unreadable: Int, corrupt: Int) {
     _ = map.formatVersion
     _ = map.sections.count
     _ = map.byteCount
+    _ = map.layerName
     let count = map.featureCount
     check(count >= 0, "negative feature count")
 
-    for (latitude, longitude) in queryPoints(for: map) {
+    let points = queryPoints(for: map)
+    for (latitude, longitude) in points {
         let one = map.lookup(latitude: latitude, longitude: longitude)
         let all = map.lookupAll(latitude: latitude, longitude: longitude)
         check(one?.index == all.first?.index, "lookup and lookupAll disagree at \(latitude), \(longitude)")
@@ -100,8 +187,18 @@ func exercise(_ map: GMap, twin: GMap?) {
             var indexes: [Int] = []
             map.visitFeatures(containing: point) { indexes.append($0); return indexes.count < 64 }
             check(indexes == Array(all.map(\.index).prefix(64)), "visitFeatures disagrees with lookupAll")
+            // The lookup (evaluate, early stop by lowest slot) against the record's full walk.
+            if let walked = walkedAnswer(map, point) {
+                check(walked == all.map(\.index),
+                      "at (\(point.x)+\(point.fractionX), \(point.y)+\(point.fractionY)) the lookup answers \(all.map(\.index)), the record's walk \(walked)")
+            }
         }
     }
+    // Nearby searches at a few of the points (the world's, a tile's corner and centre, a part's).
+    for (position, (latitude, longitude)) in points.enumerated() where position % 12 == 0 {
+        exerciseNearby(map, latitude: latitude, longitude: longitude)
+    }
+    if let (latitude, longitude) = points.last { _ = map.nearbyCost(latitude: latitude, longitude: longitude, within: 5_000) }
 
     // Features in and out of range: only a few, so big tables stay cheap.
     for index in [-1, Int.min, count, count + 1, Int.max, 0, 1, 2, count / 2, count - 2, count - 1] {
@@ -110,12 +207,61 @@ func exercise(_ map: GMap, twin: GMap?) {
         if let feature { exercise(feature, of: map) }
     }
     for pair in map.metadata { _ = pair.key.utf8.count &+ pair.value.utf8.count }
+    for found in map.find("a", limit: 4) + map.find("zz", prefixes: false, limit: 2) { exercise(found, of: map) }
+
+    // Every leaf tile and every edge (the walk of survey, export and render).
+    var leaves = 0, coveredLeaves = 0, recordLeaves = 0, corruptRecords = 0, edges = 0
+    // (Plain tests here, not `check`: its message closures would allocate for every leaf and edge.)
+    var badLeaf: LeafTile?, badEdge: TileEdge?
+    let unreadable = map.forEachLeafTile { leaf in
+        leaves += 1
+        if leaf.bounds.width < 1 || leaf.bounds.height < 1 || leaf.depth < 0 || leaf.depth > Int(map.grid.maximumDepth) { badLeaf = leaf }
+        switch leaf.kind {
+        case .empty: break
+        case .covered(let index):
+            coveredLeaves += 1
+            if index < 0 || index >= count { badLeaf = leaf }
+        case .record:
+            recordLeaves += 1
+            let sound = map.forEachEdge(in: leaf) { edge in
+                edges += 1
+                if edge.featureIndex < 0 || edge.featureIndex >= count { badEdge = edge }
+            }
+            if !sound { corruptRecords += 1 }
+        }
+    }
+    check(badLeaf == nil, "a bad leaf tile (bounds, depth or covering feature of \(count)): \(badLeaf.map { "\($0)" } ?? "")")
+    check(badEdge == nil, "an edge of a feature out of range (\(count) features): \(badEdge.map { "\($0)" } ?? "")")
+    check(unreadable >= 0, "negative unreadable count")
 
     let survey = TileSurvey(of: map)
     check(survey.topLevelTiles == Int(map.grid.columns * map.grid.rows), "survey miscounts top-level tiles")
     check(survey.edgesPerTile.count == survey.coveredTiles + survey.recordTiles, "survey lists a leaf twice")
+    check(survey.emptyTiles + survey.coveredTiles + survey.recordTiles == leaves && survey.coveredTiles == coveredLeaves
+          && survey.recordTiles == recordLeaves, "survey and forEachLeafTile see different leaves")
+    check(survey.unreadableRecords == unreadable + corruptRecords,
+          "survey finds \(survey.unreadableRecords) unreadable records, forEachLeafTile/forEachEdge \(unreadable) + \(corruptRecords)")
     _ = TileSurvey.percentile(survey.edgesPerTile, 0.5)
     _ = TileSurvey.percentile(survey.featuresPerTile, 0.99)
+    _ = survey.bytes
+    return (unreadable, corruptRecords)
+}
+
+/// `MapVerifier` over the whole file (every layer): when it finds nothing wrong but checksums, the
+/// readers must have found nothing wrong either (`walks`: each layer's result of ``exercise(_:twin:)``).
+@inline(never)
+func verify(_ map: GMap, walks: [(unreadable: Int, corrupt: Int)]) {
+    let limit = 200
+    let verifier = MapVerifier(map: map, limit: limit)
+    check(verifier.problems.count <= limit, "the verifier kept more problems than its limit")
+    for problem in verifier.problems { _ = problem.description.utf8.count }
+    _ = map.sectionsFailingChecksum
+    let structural = verifier.problems.filter { !$0.reason.hasPrefix("CRC-32") && $0.reason != "flags are not zero" }
+    guard structural.isEmpty, verifier.problems.count < limit else { return }
+    for (index, walk) in walks.enumerated() {
+        check(walk.unreadable == 0 && walk.corrupt == 0,
+              "verify finds the structure sound, but layer \(index) has \(walk.unreadable) unreadable entries and \(walk.corrupt) corrupt records")
+    }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -126,7 +272,20 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     switch (inPlace, copied) {
     case let (.success(map), .success(copy)):
         check(map != copy, "two storages compare equal")
-        exercise(map, twin: copy)
+        let names = map.layerNames
+        check(!names.isEmpty && names.count <= FormatLayout.maximumLayerCount, "\(names.count) layers")
+        check(map.layerIndex == 0, "the opened map is not the first layer")
+        var walks = [exercise(map, twin: copy)]
+        // The other layers, each with its twin from the copy.
+        for index in 1..<max(1, names.count) {
+            guard let layer = map.layer(at: index) else { check(false, "layer \(index) of \(names.count) is missing"); continue }
+            check(layer.layerIndex == index && layer.layerName == names[index], "layer(at: \(index)) reads layer \(layer.layerIndex)")
+            walks.append(exercise(layer, twin: copy.layer(at: index)))
+        }
+        check(map.layer(at: names.count) == nil && map.layer(at: -1) == nil, "a layer out of range")
+        if let last = names.last { _ = map.layer(named: last) }
+        _ = map.placemark(latitude: 36.14, longitude: -5.35)
+        verify(map, walks: walks)
     case let (.failure(error), .failure(other)):
         check(error == other, "the two ways of opening throw different errors: \(error) / \(other)")
         _ = error.description

@@ -1,17 +1,192 @@
-// Builds small seed maps for the reader fuzzer: every GeoJSON file given, with a few option sets
-// chosen so that the maps are small (coarse top-level tiles) and some tiles are split.
+// Builds small seed maps for the reader fuzzer from every GeoJSON file given: format 3 maps in both
+// top-level forms (UInt32 entries and packed), split factors 2, 3 and 5, small tiles and few edges
+// per tile so that directory nodes exist; format 2.1 and 2.0 maps; format 1.0 maps (a 2.0 map with
+// its runs rewritten as version 1 runs, see `versionOne`); and maps of several layers.
 //
 //     seed-maker OUTPUT_DIRECTORY FILE.geojson...
 //
 // Compiled (without sanitizers) with every file of Sources/GMapBuilder, against the GMap module.
+// Every map written is opened again and checked with `MapVerifier`, so a seed is a sound map.
 import Foundation
 import GMap
 
-let variants: [(suffix: String, unitsPerDegree: Int64, tileDegrees: Int64, maximumEdges: Int, split: Int, depth: Int)] = [
-    ("", 10_000_000, 10, 48, 4, 6),
-    ("-split", 10_000_000, 4, 2, 3, 4),
-    ("-coarse", 1_000, 5, 4, 2, 6),
+/// One way of building a map: the options that differ from the defaults.
+struct Variant {
+    var suffix: String
+    var unitsPerDegree: Int64 = 10_000_000
+    var tileDegrees: Int64
+    var maximumEdges: Int
+    var split: Int
+    var depth: Int
+    var format: UInt16 = 3
+    var layerIndexes = true
+    var top: TopDirectoryChoice = .automatic
+    /// Rewrite the (format 2.0) result as a format 1.0 file.
+    var versionOne = false
+
+    func options() -> BuildOptions {
+        var options = BuildOptions()
+        options.quantizer = Quantizer(unitsPerDegree: unitsPerDegree)!
+        options.tileSize = tileDegrees * unitsPerDegree
+        options.maximumEdgesPerTile = maximumEdges
+        options.splitFactor = split
+        options.maximumDepth = depth
+        options.keptProperties = nil
+        options.formatMajorVersion = format
+        options.writesLayerIndexes = layerIndexes
+        options.topDirectory = top
+        return options
+    }
+}
+
+let variants: [Variant] = [
+    // Format 3: both top-level forms at split factors 2 and 3, small tiles and few edges (nodes).
+    Variant(suffix: "-f3-entries-s2", tileDegrees: 10, maximumEdges: 4, split: 2, depth: 6, top: .entries),
+    Variant(suffix: "-f3-packed-s2", tileDegrees: 10, maximumEdges: 4, split: 2, depth: 6, top: .packed),
+    Variant(suffix: "-f3-entries-s3", tileDegrees: 4, maximumEdges: 2, split: 3, depth: 4, top: .entries),
+    Variant(suffix: "-f3-packed-s3", tileDegrees: 4, maximumEdges: 2, split: 3, depth: 4, top: .packed),
+    // Format 3: coarse units, an odd split factor (kinds straddle bytes), the default tiling.
+    Variant(suffix: "-f3-coarse", unitsPerDegree: 1_000, tileDegrees: 5, maximumEdges: 4, split: 2, depth: 6),
+    Variant(suffix: "-f3-s5", tileDegrees: 20, maximumEdges: 3, split: 5, depth: 3, top: .packed),
+    Variant(suffix: "-f3-default", tileDegrees: 10, maximumEdges: 64, split: 2, depth: 12),
+    // Format 2.1 and 2.0 (sub-directories in GRID, version 2 runs), and 1.0 (version 1 runs).
+    Variant(suffix: "-f21", tileDegrees: 4, maximumEdges: 2, split: 3, depth: 4, format: 2),
+    Variant(suffix: "-f20", tileDegrees: 10, maximumEdges: 4, split: 2, depth: 6, format: 2, layerIndexes: false),
+    Variant(suffix: "-f10", tileDegrees: 10, maximumEdges: 4, split: 2, depth: 6, format: 2, layerIndexes: false, versionOne: true),
 ]
+
+/// Maps of several layers: each layer one input file, with these options in turn.
+let layerVariants: [(suffix: String, layers: [Variant])] = [
+    ("-f3", [
+        Variant(suffix: "", tileDegrees: 10, maximumEdges: 4, split: 2, depth: 6, top: .entries),
+        Variant(suffix: "", tileDegrees: 4, maximumEdges: 2, split: 3, depth: 4, top: .packed),
+        Variant(suffix: "", tileDegrees: 5, maximumEdges: 8, split: 2, depth: 6),
+    ]),
+    ("-f3-coarse", [
+        Variant(suffix: "", unitsPerDegree: 1_000, tileDegrees: 5, maximumEdges: 4, split: 3, depth: 6, top: .packed),
+        Variant(suffix: "", unitsPerDegree: 1_000, tileDegrees: 10, maximumEdges: 4, split: 2, depth: 6, top: .entries),
+    ]),
+    ("-f21", [
+        Variant(suffix: "", tileDegrees: 10, maximumEdges: 4, split: 2, depth: 6, format: 2),
+        Variant(suffix: "", tileDegrees: 4, maximumEdges: 2, split: 3, depth: 4, format: 2),
+    ]),
+]
+
+// MARK: Format 1.0
+
+/// Reads little-endian integers and varints from a byte array.
+struct Bytes {
+    var bytes: [UInt8]
+    func u32(_ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << (8 * $1) } }
+    func u64(_ at: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(bytes[at + $1]) << (8 * $1) } }
+    mutating func put32(_ value: UInt32, at: Int) { for i in 0..<4 { bytes[at + i] = UInt8(truncatingIfNeeded: value >> (8 * i)) } }
+    mutating func put64(_ value: UInt64, at: Int) { for i in 0..<8 { bytes[at + i] = UInt8(truncatingIfNeeded: value >> (8 * i)) } }
+}
+
+struct ConversionError: Error, CustomStringConvertible { var description: String }
+
+/// The varint at `position` in `bytes`, and the position after it.
+func varint(_ bytes: ArraySlice<UInt8>, _ position: inout Int) throws -> UInt64 {
+    var value: UInt64 = 0, shift: UInt64 = 0
+    while true {
+        guard position < bytes.endIndex, shift < 64 else { throw ConversionError(description: "bad varint") }
+        let byte = bytes[position]
+        position += 1
+        value |= UInt64(byte & 0x7F) << shift
+        if byte & 0x80 == 0 { return value }
+        shift += 7
+    }
+}
+
+/// A format 2.0 map (one layer, no LAYR) rewritten as format 1.0: every version 2 run becomes a
+/// version 1 run (the first vertex's svarints as they are, then each packed zig-zag delta as a
+/// varint, which is the svarint of the delta), `TILE` is rebuilt with the records in the order
+/// they are first referred to, the directory entries point at the new offsets, and the sections,
+/// their CRCs, the header's CRC and the file length are laid out again (Spec/FORMAT.md 8.2, 8.3).
+func versionOne(_ source: [UInt8]) throws -> [UInt8] {
+    let file = Bytes(bytes: source)
+    guard file.bytes[8] == 2, file.bytes[10] == 0 else { throw ConversionError(description: "not a 2.0 file") }
+    let headerLength = Int(file.u32(12)), sectionCount = Int(file.u32(16))
+    var sections: [(tag: UInt32, bytes: [UInt8])] = []
+    for index in 0..<sectionCount {
+        let entry = headerLength + index * 32
+        let offset = Int(file.u64(entry + 8)), length = Int(file.u64(entry + 16))
+        sections.append((file.u32(entry), Array(source[offset..<offset + length])))
+    }
+    func index(of name: String) throws -> Int {
+        let tag = name.utf8.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        guard let found = sections.firstIndex(where: { $0.tag == tag }) else { throw ConversionError(description: "no \(name)") }
+        return found
+    }
+    let gridIndex = try index(of: "GRID"), tilesIndex = try index(of: "TILE")
+    var grid = Bytes(bytes: sections[gridIndex].bytes)
+    let tiles = sections[tilesIndex].bytes[...]
+    let columns = Int(grid.u32(16)), rows = Int(grid.u32(20)), factor = Int(grid.bytes[24]), splits = Int(grid.u32(28))
+    var newTiles: [UInt8] = []
+    var moved: [UInt32: UInt32] = [:]
+    for entryIndex in 0..<(columns * rows + splits * factor * factor) {
+        let at = 32 + entryIndex * 4
+        let entry = grid.u32(at)
+        guard entry >> 30 == 2 else { continue }
+        let old = entry & 0x3FFF_FFFF
+        if moved[old] == nil {
+            moved[old] = UInt32(newTiles.count)
+            var position = Int(old)
+            let count = try varint(tiles, &position)
+            Varint.append(count, to: &newTiles)
+            for _ in 0..<count {
+                let head = try varint(tiles, &position), runs = try varint(tiles, &position)
+                Varint.append(head, to: &newTiles)
+                Varint.append(runs, to: &newTiles)
+                for _ in 0..<runs {
+                    let n = try varint(tiles, &position)
+                    let dx0 = try varint(tiles, &position), dy0 = try varint(tiles, &position)
+                    let widthX = Int(tiles[position]), widthY = Int(tiles[position + 1])
+                    position += 2
+                    Varint.append(n, to: &newTiles)
+                    Varint.append(dx0, to: &newTiles)
+                    Varint.append(dy0, to: &newTiles)
+                    var bit = 0
+                    func field(_ width: Int) -> UInt64 {
+                        var value: UInt64 = 0
+                        for t in 0..<width where (tiles[position + (bit + t) / 8] >> ((bit + t) % 8)) & 1 == 1 { value |= 1 << UInt64(t) }
+                        bit += width
+                        return value
+                    }
+                    for _ in 1..<Int(n) {
+                        Varint.append(field(widthX), to: &newTiles)
+                        Varint.append(field(widthY), to: &newTiles)
+                    }
+                    position += (bit + 7) / 8
+                }
+            }
+        }
+        grid.put32(2 << 30 | moved[old]!, at: at)
+    }
+    sections[gridIndex].bytes = grid.bytes
+    sections[tilesIndex].bytes = newTiles
+
+    // Lay the file out again: header, table, then each section at a multiple of 8.
+    var out = Bytes(bytes: Array(source[0..<headerLength]) + [UInt8](repeating: 0, count: sectionCount * 32))
+    out.bytes[8] = 1; out.bytes[9] = 0; out.bytes[10] = 0; out.bytes[11] = 0
+    for (index, section) in sections.enumerated() {
+        while out.bytes.count % 8 != 0 { out.bytes.append(0) }
+        let entry = headerLength + index * 32
+        out.put32(section.tag, at: entry)
+        out.put64(UInt64(out.bytes.count), at: entry + 8)
+        out.put64(UInt64(section.bytes.count), at: entry + 16)
+        out.put32(CRC32.checksum(section.bytes), at: entry + 24)
+        out.bytes += section.bytes
+    }
+    out.put64(UInt64(out.bytes.count), at: 24)
+    var crc = CRC32()
+    crc.update(Array(out.bytes[0..<36]))
+    crc.update(Array(out.bytes[headerLength..<headerLength + sectionCount * 32]))
+    out.put32(crc.value, at: 36)
+    return out.bytes
+}
+
+// MARK: Building
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
@@ -19,25 +194,55 @@ guard arguments.count >= 3 else {
     exit(2)
 }
 let directory = arguments[1]
+let inputs = Array(arguments.dropFirst(2))
 var failures = 0
-for path in arguments.dropFirst(2) {
-    let name = String(path.split(separator: "/").last ?? "input").replacingOccurrences(of: ".geojson", with: "")
+
+func baseName(_ path: String) -> String {
+    String(path.split(separator: "/").last ?? "input").replacingOccurrences(of: ".geojson", with: "")
+}
+
+/// Writes `bytes` as `name`, after checking that the map opens and verifies sound (and has `major`).
+func write(_ bytes: [UInt8], _ name: String, major: Int) throws {
+    let map = try GMap(bytes: bytes)
+    let verifier = MapVerifier(map: map)
+    guard verifier.isSound else { throw ConversionError(description: "does not verify: \(verifier.problems.prefix(3))") }
+    guard map.formatVersion.major == major else { throw ConversionError(description: "format \(map.formatVersion), not \(major)") }
+    try AtomicFile.write(bytes, to: "\(directory)/\(name).gmap")
+}
+
+for path in inputs {
+    let name = baseName(path)
     for variant in variants {
-        var options = BuildOptions()
-        options.quantizer = Quantizer(unitsPerDegree: variant.unitsPerDegree)!
-        options.tileSize = variant.tileDegrees * variant.unitsPerDegree
-        options.maximumEdgesPerTile = variant.maximumEdges
-        options.splitFactor = variant.split
-        options.maximumDepth = variant.depth
-        options.keptProperties = nil
         do {
-            var builder = try MapBuilder(options: options)
+            var builder = try MapBuilder(options: variant.options())
             builder.addMetadata(key: "source", value: name)
-            try GeoJSONImport.read(path: path, into: &builder)
-            let (bytes, _) = try builder.finish()
-            try AtomicFile.write(bytes, to: "\(directory)/\(name)\(variant.suffix).gmap")
+            _ = try GeoJSONImport.read(path: path, into: &builder)
+            var (bytes, _) = try builder.finish()
+            if variant.versionOne { bytes = try versionOne(bytes) }
+            try write(bytes, name + variant.suffix, major: variant.versionOne ? 1 : Int(variant.format))
         } catch {
             print("seed-maker: \(path)\(variant.suffix): \(error)")
+            failures += 1
+        }
+    }
+}
+
+// Layered maps: the inputs in groups of up to three, one layer each.
+for (group, start) in stride(from: 0, to: inputs.count, by: 3).enumerated() {
+    let paths = Array(inputs[start..<min(inputs.count, start + 3)])
+    for layered in layerVariants {
+        do {
+            var map = LayeredMapBuilder()
+            for (index, path) in paths.enumerated() {
+                var builder = try MapBuilder(options: layered.layers[index % layered.layers.count].options())
+                if index == 0 { builder.addMetadata(key: "source", value: paths.map(baseName).joined(separator: ", ")) }
+                _ = try GeoJSONImport.read(path: path, into: &builder)
+                try map.addLayer(named: baseName(path), builder)
+            }
+            let (bytes, _) = try map.finish()
+            try write(bytes, "layers-\(group)\(layered.suffix)", major: Int(layered.layers[0].format))
+        } catch {
+            print("seed-maker: layers \(paths)\(layered.suffix): \(error)")
             failures += 1
         }
     }

@@ -155,21 +155,28 @@ enum HelpText {
                           feature (answers can gain a strip of sea up to DIST wide, never lose a beach)
       --tile-size DEG     top-level tile size (default: automatic, 1° for a world map; the
                           smallest of 1/64°…16° giving at most 65,536 tiles)
-      --max-edges N       split tiles with more than N edges (default 48)
-      --split N           a split tile has N × N parts (default 4)
-      --max-depth N       split at most N times (default 6)
+      --max-edges N       split tiles with more than N distinct edges (default 64; a border
+                          shared by two features counts once). Format 2.1 and 2.0 count each
+                          feature's copy and default to 48.
+      --split N           a split tile has N × N parts (default 2; 4 with --format 2.1/2.0)
+      --max-depth N       split at most N times, 0 to 12 (default 12; 6 with --format 2.1/2.0)
       --layer NAME=INPUT[:IDPROP]
                           one layer of a map of several layers (repeat it; up to 10). The
                           id property follows the last colon; without it, --id or the default
                           applies. With --layer, give no INPUT otherwise. Other options apply
                           to every layer. Name layers country, state and timezone for the
                           placemark fields of query --json.
-      --format 2.0        write a plain format 2.0 file: one layer, no label points, no name
-                          index (default 2.1, which every gmap reader of 2.x reads)
+      --format 3|2.1|2.0  the format to write. 3 (the default): each border stored once per
+                          tile, split tiles as directory nodes; a 3.x reader also reads 1.x
+                          and 2.x files, but a 2.x reader refuses it as a newer version.
+                          2.1: for those older readers (layers, label points, name index).
+                          2.0: a plain format 2.0 file: one layer, no label points, no name
+                          index. In format 3 at most 64 features may overlap in one leaf
+                          tile; more stop the build with a message suggesting --format 2.1.
       --top FORM          how format 3 stores each layer's top-level directory: entries (one
                           4-byte entry per tile, the fastest lookups), packed (2 bits per tile
                           plus a bit-packed payload per non-empty tile, a smaller file) or auto
-                          (default: packed when the entries would be more than 5 % of the
+                          (default: packed when the entries would be more than 20 % of the
                           layer's GRID and TILE bytes, so small or sparse maps shrink and big
                           detailed ones keep the faster form). The summary says which was
                           written. Format 2 always writes entries.
@@ -192,7 +199,7 @@ enum HelpText {
     is TEXT, or starts with it, ignoring case and accents (Latin, Greek and Cyrillic letters:
     "sao tome" finds "São Tomé"). Exact matches come first, smallest area first, then names that
     start with TEXT; every match is listed. Several words are one TEXT. The map's name index
-    makes this a binary search (maps of format 2.1; older maps are scanned).
+    makes this a binary search (maps of format 2.1 and 3; older maps are scanned).
 
     Prints one line per feature: [layer TAB] id TAB name TAB bbox W,S,E,N TAB label LAT,LON.
     The label point lies inside the feature (not the centroid, which can lie outside a
@@ -257,8 +264,10 @@ enum HelpText {
     gmap verify MAP [--known FILE] [--limit N]
 
     Checks the whole map: the CRC-32 of the header and of every section, that sections do not
-    overlap, and every structure a lookup can reach: each tile directory entry and sub-directory,
-    each tile record decoded to its end (feature indexes, vertex counts, coordinates in range),
+    overlap, and every structure a lookup can reach: each tile directory entry, sub-directory and
+    directory node (format 3: node pointers, node count, the packed directory's rank samples),
+    each tile record decoded to its end (feature indexes, vertex counts, coordinates in range;
+    format 3: slot masks, run order, corner padding),
     each feature, property and metadata record and its strings (in bounds, valid UTF-8). Prints
     "sound", or each problem with where it is (section, tile, byte offset), at most N (default 50).
 

@@ -153,7 +153,7 @@ struct DirectoryWalker {
               problem: (DirectoryProblem) -> Void = { _ in },
               _ body: (LocatedTile) -> Void) {
         let layout = storage.layout, grid = layout.grid
-        var state = WalkState(splitLimit: grid.subdirectoryCount)
+        var state = WalkState(splitLimit: layout.splitTileLimit)
         let firstRow = south == .min ? 0 : max(0, (south - grid.originY) / grid.tileHeight - 1)
         let lastRow = north == .max ? grid.rows - 1 : min(grid.rows - 1, (north - grid.originY) / grid.tileHeight + 1)
         guard firstRow <= lastRow else { return }
@@ -198,7 +198,7 @@ struct DirectoryWalker {
         let layout = storage.layout, grid = layout.grid, factor = grid.splitFactor
         state.splitsSeen += 1
         let reason: String? =
-            state.splitsSeen > state.splitLimit ? "more split tiles are reached than the \(state.splitLimit) the grid counts (entries loop back)" :
+            state.splitsSeen > state.splitLimit ? "more split tiles are reached than the \(state.splitLimit) the grid counts or TILE can hold (entries loop back or share nodes)" :
             depth >= Int(grid.maximumDepth) ? "split below the deepest level \(grid.maximumDepth) that the grid allows" :
             bounds.width < factor || bounds.height < factor ? "a tile \(bounds.width) × \(bounds.height) units is too small to split \(factor) × \(factor)" :
             nil

@@ -58,6 +58,17 @@ struct MapLayout: Sendable {
     @usableFromInline var packedRuns: Bool { majorVersion >= 2 }
     /// Whether split tiles are directory nodes in `TILE` and records hold shared edges with slot masks (format 3).
     @usableFromInline var usesNodes: Bool { majorVersion >= 3 }
+    /// The most split tiles a walk of the directory may visit: the grid's count (a sound file visits
+    /// each split tile once), and in format 3 no more than the nodes `TILE` can hold (each at least
+    /// its kinds and width byte). `node_count` is only informational and, unlike format 2's
+    /// sub-directory count, not bounded by the file's length; and since a node's children may all
+    /// point back at one shared node, a corrupt chain of a few dozen bytes would otherwise make a
+    /// walk (survey, verify, export) visit exponentially many tiles under a huge `node_count`.
+    var splitTileLimit: Int64 {
+        guard usesNodes else { return grid.subdirectoryCount }
+        let smallestNode = Int64(FormatLayout.DirectoryNode.kindBytes(factor: Int(grid.splitFactor)) + 1)
+        return min(grid.subdirectoryCount, Int64(tilesEnd - tilesOffset) / smallestNode)
+    }
     /// The layer's geometry kind (`GRID` byte 26 in format 3; polygons before).
     @usableFromInline var geometry: UInt8
     @usableFromInline var quantizer: Quantizer

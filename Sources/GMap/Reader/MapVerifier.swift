@@ -202,10 +202,10 @@ public struct MapVerifier {
     /// The split tiles reached from the top-level directory (each node or sub-directory once in a sound file).
     private func countSplitTiles() -> Int64 {
         var count: Int64 = 0
-        let grid = layout.grid
+        let grid = layout.grid, limit = layout.splitTileLimit
         func visit(_ entry: UInt32, depth: Int) {
             guard TileEntry.kind(of: entry) == TileEntry.splitKind, depth < Int(grid.maximumDepth),
-                  count <= grid.subdirectoryCount else { return }
+                  count <= limit else { return }
             count += 1
             for slot in 0..<(grid.splitFactor * grid.splitFactor) {
                 if let child = DirectoryWalker.child(of: entry, slot: slot, in: map.storage) { visit(child, depth: depth + 1) }
