@@ -133,7 +133,9 @@ public struct GMap: Sendable {
     ///
     /// `point` is already quantized and normalised (see ``Quantizer/queryPoint(latitude:longitude:)``).
     @inlinable public func visitFeatures(containing point: GridPoint, _ body: (Int) -> Bool) {
-        guard let tile = DirectoryWalker.locate(point, in: storage) else { return }
+        // A layer of lines or points (format 3.1) contains no point; this reader does not read it.
+        guard storage.layout.geometry == GeometryKind.polygons.rawValue,
+              let tile = DirectoryWalker.locate(point, in: storage) else { return }
         evaluate(tile: tile, point: point, body)
     }
 
