@@ -205,6 +205,28 @@ final class FormatThreeTests: XCTestCase {
         }
     }
 
+    /// A later layer of lines (format 3.1) opens, but no query reads its records as polygons:
+    /// lookups, nearby searches and the lookup cost answer nothing (found by the reader fuzzer,
+    /// whose nearby searches on such a layer measured distances to its edges).
+    func testALayerOfLinesAnswersNothing() throws {
+        let layered = try LayerTests.layeredMap()
+        var bytes = layered.withUnsafeBytes { Array($0) }
+        let state = try XCTUnwrap(layered.sections.first { $0.tag == "G001" }, "the second layer's GRID")
+        bytes[Int(state.offset) + FormatLayout.Grid.geometry] = GeometryKind.lines.rawValue
+        let map = try GMap(bytes: Self.resealed(bytes))
+        let lines = try XCTUnwrap(map.layer(named: "state"))
+        XCTAssertEqual(map.layer(named: "country")?.lookup(latitude: 31, longitude: -99)?.id, "US", "the polygon layers still answer")
+        XCTAssertNil(lines.lookup(latitude: 31, longitude: -99))
+        XCTAssertEqual(lines.lookupAll(latitude: 31, longitude: -99), [])
+        XCTAssertNil(lines.lookup(latitude: 31, longitude: -99, within: 50_000))
+        XCTAssertNil(lines.lookup(latitude: 31, longitude: -94.99, within: 50_000), "a point 1 km from the layer's edge")
+        XCTAssertEqual(lines.lookupAll(latitude: 31, longitude: -94.99, within: 50_000), [])
+        XCTAssertNil(lines.nearbyCost(latitude: 31, longitude: -94.99, within: 50_000))
+        XCTAssertNil(lines.lookupCost(latitude: 31, longitude: -99))
+        // The same layer as polygons finds the edge 1 km away: the test above can fail.
+        XCTAssertEqual(layered.layer(named: "state")?.lookup(latitude: 31, longitude: -94.99, within: 50_000)?.feature.id, "US-TX")
+    }
+
     /// Builds `features` in formats 2 and 3 and checks both against the oracle on `count` points.
     static func checkFormatsAgree(_ features: [SourceFeature], quantizer: Quantizer, points count: Int, label: String) throws {
         let three = try TestSupport.build(features) { $0.quantizer = quantizer }.map
