@@ -223,6 +223,12 @@ final class FormatThreeTests: XCTestCase {
         XCTAssertEqual(lines.lookupAll(latitude: 31, longitude: -94.99, within: 50_000), [])
         XCTAssertNil(lines.nearbyCost(latitude: 31, longitude: -94.99, within: 50_000))
         XCTAssertNil(lines.lookupCost(latitude: 31, longitude: -99))
+        var edges = 0, refused = 0
+        lines.forEachLeafTile { tile in
+            if !lines.forEachEdge(in: tile, { _ in edges += 1 }) { refused += 1 }
+        }
+        XCTAssertEqual(edges, 0, "export and render read no edges from a layer of lines")
+        XCTAssertGreaterThan(refused, 0)
         // The same layer as polygons finds the edge 1 km away: the test above can fail.
         XCTAssertEqual(layered.layer(named: "state")?.lookup(latitude: 31, longitude: -94.99, within: 50_000)?.feature.id, "US-TX")
     }

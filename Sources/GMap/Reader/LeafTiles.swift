@@ -68,10 +68,12 @@ extension GMap {
     /// order; an edge shared by several features, stored once in format 3, is given once for each
     /// of them, smallest area first, all in its stored direction). Returns false when the record is
     /// corrupt; the edges before the damage have been given. A tile that is not a record has no
-    /// edges and returns true.
+    /// edges and returns true. On a layer of lines or points (format 3.1), whose records this reader
+    /// does not read, a record gives no edges and returns false.
     @discardableResult
     public func forEachEdge(in tile: LeafTile, _ body: (TileEdge) -> Void) -> Bool {
         guard tile.kind == .record else { return true }
+        guard layout.geometry == GeometryKind.polygons.rawValue else { return false }
         var reader = TileRecordReader(storage: storage, entry: tile.entry, bounds: tile.bounds)
         var slots: [RecordSlot] = []
         var window = (first: 0, mask: UInt64(0))
