@@ -1,0 +1,142 @@
+/// A position report: where the user is, when, and which way they face or move.
+public struct LocationFix: Sendable, Equatable {
+    /// Latitude in degrees.
+    public var latitude: Double
+    /// Longitude in degrees.
+    public var longitude: Double
+    /// When, in seconds on any clock that only goes forward (the caller's clock: the context has none).
+    public var time: Double
+    /// Where the user faces (a compass), degrees clockwise from north; nil when unknown. NaN counts as unknown.
+    public var heading: Double?
+    /// Where the user moves (the course over ground), degrees clockwise from north; nil when unknown.
+    /// Used when there is no ``heading``.
+    public var course: Double?
+
+    /// A fix from its parts.
+    public init(latitude: Double, longitude: Double, time: Double, heading: Double? = nil, course: Double? = nil) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.time = time
+        self.heading = heading
+        self.course = course
+    }
+
+    /// The direction to use, normalised to 0 ..< 360, and whether it is a facing (compass) or a
+    /// moving (course) direction; nil when neither is known.
+    public var direction: (degrees: Double, isFacing: Bool)? {
+        if let heading, heading.isFinite { return (Compass.normalised(heading), true) }
+        if let course, course.isFinite { return (Compass.normalised(course), false) }
+        return nil
+    }
+}
+
+/// A road near the user.
+public struct RoadMatch: Sendable, Equatable {
+    /// The road's name (a road's identity).
+    public var name: String
+    /// Its class (`residential`, `primary`, …).
+    public var roadClass: String
+    /// Distance from the user to the road, in metres.
+    public var distance: Double
+    /// The direction of the road's nearest segment, degrees clockwise from north (0 ..< 360, in
+    /// the direction the segment is stored; the road runs both ways).
+    public var direction: Double
+
+    /// A match from its parts.
+    public init(name: String, roadClass: String, distance: Double, direction: Double) {
+        self.name = name
+        self.roadClass = roadClass
+        self.distance = distance
+        self.direction = direction
+    }
+}
+
+/// An intersection near the user.
+public struct IntersectionMatch: Sendable, Equatable {
+    /// The names of the streets that meet there, sorted.
+    public var streetNames: [String]
+    /// Distance from the user, in metres.
+    public var distance: Double
+    /// Bearing from the user to the intersection, degrees clockwise from north.
+    public var bearing: Double
+    /// Whether it is worth announcing (two named main roads, a roundabout, or a street changing class).
+    public var isMain: Bool
+
+    /// A match from its parts.
+    public init(streetNames: [String], distance: Double, bearing: Double, isMain: Bool) {
+        self.streetNames = streetNames
+        self.distance = distance
+        self.bearing = bearing
+        self.isMain = isMain
+    }
+}
+
+/// A named place or area near or around the user.
+public struct NearbyPlace: Sendable, Equatable {
+    /// Its name.
+    public var name: String
+    /// What it is, as `key=value` (`amenity=cafe`, `leisure=park`).
+    public var category: String
+    /// Distance from the user, in metres (0 for an area that contains the user).
+    public var distance: Double
+    /// Bearing from the user to it, degrees clockwise from north (0 for a containing area).
+    public var bearing: Double
+
+    /// A place from its parts.
+    public init(name: String, category: String, distance: Double, bearing: Double) {
+        self.name = name
+        self.category = category
+        self.distance = distance
+        self.bearing = bearing
+    }
+}
+
+/// What ``LocationContext`` asks about the user's surroundings: roads, intersections, places and
+/// areas. A map with road, place and area layers answers these; so does an in-memory network
+/// (the builder's, used as the tests' oracle).
+public protocol LocationSource {
+    /// Roads within `radius` metres, the nearest point of each road (by name), nearest first.
+    func roads(latitude: Double, longitude: Double, within radius: Double) -> [RoadMatch]
+    /// Intersections within `radius` metres, nearest first.
+    func intersections(latitude: Double, longitude: Double, within radius: Double) -> [IntersectionMatch]
+    /// Named places within `radius` metres, nearest first, at most `limit`.
+    func places(latitude: Double, longitude: Double, within radius: Double, limit: Int) -> [NearbyPlace]
+    /// Named areas that contain the point, smallest first.
+    func areas(latitude: Double, longitude: Double) -> [NearbyPlace]
+}
+
+/// Compass words and angles.
+public enum Compass {
+    /// The eight sectors, clockwise from north.
+    public static let directions = ["north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest"]
+
+    /// `degrees` in 0 ..< 360.
+    public static func normalised(_ degrees: Double) -> Double {
+        guard degrees.isFinite else { return 0 }
+        var value = degrees.truncatingRemainder(dividingBy: 360)
+        if value < 0 { value += 360 }
+        return value >= 360 ? 0 : value
+    }
+
+    /// The sector name of a bearing: north for 337.5 ..< 22.5, and so on.
+    public static func direction(_ degrees: Double) -> String {
+        directions[Int((normalised(degrees) + 22.5) / 45) % 8]
+    }
+
+    /// The smallest angle between two bearings, 0 … 180.
+    public static func difference(_ a: Double, _ b: Double) -> Double {
+        let d = normalised(a - b)
+        return d > 180 ? 360 - d : d
+    }
+
+    /// The initial bearing from one point to another, degrees clockwise from north (0 when they coincide).
+    public static func bearing(fromLatitude latitude1: Double, longitude longitude1: Double, toLatitude latitude2: Double, longitude longitude2: Double) -> Double {
+        let radians = Double.pi / 180
+        let phi1 = latitude1 * radians, phi2 = latitude2 * radians
+        let deltaLambda = (longitude2 - longitude1) * radians
+        let y = Trigonometry.sin(deltaLambda) * Trigonometry.cos(phi2)
+        let x = Trigonometry.cos(phi1) * Trigonometry.sin(phi2) - Trigonometry.sin(phi1) * Trigonometry.cos(phi2) * Trigonometry.cos(deltaLambda)
+        guard x != 0 || y != 0 else { return 0 }
+        return normalised(Trigonometry.atan2(y, x) / radians)
+    }
+}
