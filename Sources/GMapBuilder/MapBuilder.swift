@@ -31,7 +31,7 @@ public struct BuildReport: Sendable {
 /// Builds a `.gmap` map from features, one feature at a time.
 ///
 /// ```swift
-/// var builder = MapBuilder(options: BuildOptions())
+/// var builder = try MapBuilder(options: BuildOptions())
 /// try builder.add(SourceFeature(id: "A", polygons: [[[(0, 0), (1, 0), (1, 1), (0, 1)]]]))
 /// let (bytes, report) = try builder.finish()
 /// ```
