@@ -25,6 +25,7 @@ enum BuildCommand {
             throw CommandFailure(message: "gmap build needs an output file: -o OUTPUT.gmap")
         }
         let options = try parseOptions(list)
+        try OutputFile.checkDirectory(of: output)
         let inputs = layers.isEmpty ? [LayerArgument(name: LayeredMapBuilder.defaultLayerName, path: list.positional[0], idProperty: nil)] : layers
         do {
             _ = try MapBuilder(options: options)
@@ -51,11 +52,14 @@ enum BuildCommand {
                 try map.addLayer(named: input.name, builder)
             }
             result = try map.finish()
-            try AtomicFile.write(result.bytes, to: output)
         } catch let error as BuildError {
             throw CommandFailure(message: layers.isEmpty ? "\(inputs[0].path): \(error.description)" : error.description)
         } catch let error as FileReadError {
             throw CommandFailure(message: error.description)
+        }
+        try OutputFile.write(result.bytes, to: output)
+        for warning in positionIdWarnings(inputs: inputs, options: options, bytes: result.bytes, layered: !layers.isEmpty) {
+            StandardError.write("gmap: \(warning)\n")
         }
         if !(list.has("--quiet") || list.has("-q")) {
             let seconds = Date().timeIntervalSince(started)
@@ -85,12 +89,32 @@ enum BuildCommand {
         } catch let error as GeoJSONError {
             throw CommandFailure(message: "\(input): \(error.description)")
         } catch let error as BuildError {
-            throw CommandFailure(message: "\(input): \(error.description)")
+            var note = ""
+            if let property = builder.options.idProperty, error.description.contains("has no property \"\(property)\" for its id") {
+                note = InputSurvey.missingIdNote(path: input, property: property)
+            }
+            throw CommandFailure(message: "\(input): \(error.description)\(note)")
         } catch let error as ShapefileError {
             throw CommandFailure(message: error.description)  // names the file (a .dbf beside, a ZIP entry)
         } catch let error as ZipError {
             throw CommandFailure(message: error.description)
         }
+    }
+
+    /// Warnings for the layers whose ids are the features' positions because no feature has an
+    /// automatic id property (only layers built without --id or an IDPROP).
+    private static func positionIdWarnings(inputs: [LayerArgument], options: BuildOptions, bytes: [UInt8], layered: Bool) -> [String] {
+        guard let map = try? GMap(bytes: bytes) else { return [] }
+        let layers = map.layers
+        var warnings: [String] = []
+        for (position, input) in inputs.enumerated() where (input.idProperty ?? options.idProperty) == nil && position < layers.count {
+            let label = layered ? "layer \(input.name) (\(input.path))" : input.path
+            let choose = layered ? "--layer \(Shell.quote("\(input.name)=\(input.path):PROPERTY"))" : "--id PROPERTY"
+            if let warning = InputSurvey.positionIdWarning(path: input.path, layer: layers[position], label: label, choose: choose) {
+                warnings.append(warning)
+            }
+        }
+        return warnings
     }
 
     static func parseOptions(_ list: ArgumentList) throws -> BuildOptions {

@@ -16,6 +16,9 @@ struct CommandFailure: Error {
 
 /// Picks the subcommand and runs it.
 enum CommandRunner {
+    /// The commands, as unknown-command messages list them.
+    static let commandList = "query, find, build, export, info, verify, render, bench and help"
+
     static func run(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {
             StandardError.write(HelpText.overview)
@@ -33,13 +36,16 @@ enum CommandRunner {
             case "export": return try ExportCommand.run(rest)
             case "render": return try RenderCommand.run(rest)
             case "help", "--help", "-h":
+                if let topic = rest.first, !HelpText.topics.contains(topic) {
+                    throw CommandFailure(message: "unknown command '\(topic)'; the commands are \(commandList) (see 'gmap help')")
+                }
                 StandardOutput.shared.write(HelpText.help(for: rest.first))
                 return ExitCode.success
             case "--version", "version":
                 StandardOutput.shared.write("gmap \(HelpText.version) (format \(FormatVersionText.current))\n")
                 return ExitCode.success
             default:
-                throw CommandFailure(message: "unknown command '\(first)'; the commands are query, find, build, export, info, verify, render, bench and help (see 'gmap help')")
+                throw CommandFailure(message: "unknown command '\(first)'; the commands are \(commandList) (see 'gmap help')")
             }
         } catch let failure as CommandFailure {
             StandardOutput.shared.flush()

@@ -7,8 +7,13 @@ enum DefaultMap {
 
     /// Where the default map is: `$GMAP_MAP`, else `world.gmap` in the resource bundle beside the executable.
     static func path() throws -> String {
+        try location().path
+    }
+
+    /// The default map and where its path came from (`$GMAP_MAP` or the bundle), for messages.
+    static func location() throws -> MapLocation {
         if let override = ProcessInfo.processInfo.environment[environmentVariable], !override.isEmpty {
-            return override
+            return MapLocation(path: override, origin: .environment)
         }
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let candidates = [Bundle.main.executableURL?.deletingLastPathComponent(), executable.deletingLastPathComponent()]
@@ -18,7 +23,7 @@ enum DefaultMap {
                  "gmap_gmap.bundle/Contents/Resources/world.gmap", "world.gmap"].map { directory.appendingPathComponent($0).path }
             }
         if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) {
-            return found
+            return MapLocation(path: found, origin: .bundled)
         }
         throw CommandFailure(message: "no default map found (looked for gmap_gmap.resources/world.gmap beside the executable); pass a map file or set \(environmentVariable)")
     }

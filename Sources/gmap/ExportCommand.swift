@@ -16,8 +16,8 @@ enum ExportCommand {
         guard let output = list.value("-o") ?? list.value("--output"), !output.isEmpty else {
             throw CommandFailure(message: "gmap export needs an output file: -o OUT.geojson (- for standard output)")
         }
-        let file: GMap
-        do { file = try GMap(contentsOf: path) } catch { throw CommandFailure(message: error.description) }
+        if output != "-" { try OutputFile.checkDirectory(of: output) }
+        let file = try MapLocation.argument(path).open()
         var map = file
         if let name = list.value("--layer") {
             guard let layer = file.layer(named: name) else {
@@ -34,7 +34,7 @@ enum ExportCommand {
                 StandardOutput.shared.flush()
             } else {
                 var written = ExportReport()
-                try AtomicFile.write(to: output) { write in written = try export.write(map, to: write) }
+                try OutputFile.write(to: output) { write in written = try export.write(map, to: write) }
                 report = written
             }
         } catch let error as ExportError {

@@ -10,11 +10,11 @@ enum FindCommand {
             return ExitCode.success
         }
         var positional = list.positional
-        let mapPath: String
+        let location: MapLocation
         if positional.count >= 2, FileManager.default.fileExists(atPath: positional[0]) || positional[0].hasSuffix(".gmap") {
-            mapPath = positional.removeFirst()
+            location = .argument(positional.removeFirst())
         } else if !positional.isEmpty {
-            mapPath = try DefaultMap.path()
+            location = try DefaultMap.location()
         } else {
             throw CommandFailure(message: "usage: gmap find [MAP] TEXT [--layer NAME] [--exact] [--json] (see 'gmap help find')")
         }
@@ -24,8 +24,8 @@ enum FindCommand {
             guard let number = Int(value), number > 0 else { throw CommandFailure(message: "--limit '\(value)' must be a whole number above 0") }
             limit = number
         }
-        let map: GMap
-        do { map = try GMap(contentsOf: mapPath) } catch { throw CommandFailure(message: error.description) }
+        let map = try location.open()
+        let mapPath = location.path
         var layers = map.layers
         if let name = list.value("--layer") {
             guard let layer = map.layer(named: name) else {

@@ -15,6 +15,7 @@ enum HelpText {
 
     USAGE
       gmap query [MAP] LATITUDE LONGITUDE [--all | --nearest DIST] [--json]
+                                                 or "LAT,LON" in one argument; latitude first
       gmap query [MAP] - [--all | --nearest DIST] [--json]
                                                  read "lat lon" or "lat,lon" lines from stdin
       gmap build INPUT -o OUTPUT.gmap [--id PROP] [--keep a,b] [options]
@@ -39,10 +40,10 @@ enum HelpText {
       gmap query 36.14 -5.35                      prints GI
       gmap build countries.geojson -o world.gmap --id iso_a2 --keep name,iso_a3
       gmap query world.gmap 52.52 13.405 --json
-      gmap build -o world.gmap --layer country=countries.geojson:iso_a2 \\
+      gmap build -o layers.gmap --layer country=countries.geojson:iso_a2 \\
           --layer state=admin1.geojson:iso_3166_2 --layer timezone=timezones.geojson:tzid
-      gmap query world.gmap 32.78 -96.80          country=US state=US-TX timezone=America/Chicago
-      gmap find world.gmap gibraltar
+      gmap query layers.gmap 32.78 -96.80         country=US state=US-TX timezone=America/Chicago
+      gmap find layers.gmap gibraltar
       gmap export world.gmap -o world.geojson      inspect or diff a map in any GIS tool
       cut -d, -f1,2 points.csv | gmap query world.gmap -
       gmap render world.gmap -o world.png --width 1200
@@ -51,6 +52,9 @@ enum HelpText {
       0 success   1 the point is in no feature   2 bad usage or input (a message says what)
 
     """
+
+    /// What `gmap help TOPIC` knows: every command, and help itself (the overview).
+    static let topics: Set<String> = ["query", "build", "info", "find", "bench", "verify", "export", "render", "help"]
 
     static func help(for command: String?) -> String {
         switch command {
@@ -68,12 +72,24 @@ enum HelpText {
 
     static let query = """
     gmap query [MAP] LATITUDE LONGITUDE [--all | --nearest DIST] [--json]
+    gmap query [MAP] "LATITUDE,LONGITUDE" [--all | --nearest DIST] [--json]
     gmap query [MAP] - [--all | --nearest DIST] [--json]
 
     Prints the id of the feature that contains the point: latitude first, in decimal degrees
     (latitude in [-90, 90], longitude in [-180, 180]). Where features overlap, the one with the
     smallest area answers. A point on a border shared by two features belongs to exactly one.
     Longitude 180 is answered as -180 (the same meridian); latitude 90 as the point 1e-7° south.
+    The map comes first, before the coordinates.
+
+    The point can also be one argument, "36.14,-5.35" or "36.14, -5.35" (as in a batch line).
+    Either number can be degrees-minutes-seconds with ° ' " (or ′ ″, or '' for seconds) and an
+    optional N, S, E or W before or after: 36°8'24"N, 36°8′N, 5°21'W, 36.14N, -5°21'. Only the
+    last part may have a fraction; minutes and seconds are below 60; S and W are negative. With
+    a letter on both, either order is read. Quote ' and " for the shell:
+    gmap query "36°8'N" "5°21'W".
+
+    A latitude outside [-90, 90] whose swap is a valid point, and a point in no feature whose
+    swap is in one, add to the message: latitude comes first: did you mean LON LAT?
 
     OPTIONS
       --all     print every feature that contains the point, smallest area first, space-separated
@@ -87,10 +103,10 @@ enum HelpText {
                 --json, adds "match":"inside"|"nearby" and "distance_m" (0 when inside).
                 Only the tiles within DIST of the point are read. Not with --all.
 
-    With "-" instead of coordinates, reads lines of "lat lon" or "lat,lon" from standard input and
-    prints one line per input line: the answer, or an empty line (null with --json) when no
-    feature contains the point. Unreadable lines print an empty line and a message on stderr,
-    and the exit code is then 2.
+    With "-" instead of coordinates, reads lines of "lat lon" or "lat,lon" from standard input
+    (the numbers read as above) and prints one line per input line: the answer, or an empty line
+    (null with --json) when no feature contains the point. Unreadable lines print an empty line
+    and a message on stderr, and the exit code is then 2.
 
     A map of several layers (gmap build --layer) answers in every layer: "layer=id" pairs in the
     map's layer order, separated by spaces, with nothing after "=" for a layer with no answer
@@ -104,6 +120,8 @@ enum HelpText {
 
     EXAMPLES
       gmap query world.gmap 36.14 -5.35                 GI
+      gmap query world.gmap "36.14, -5.35"              GI
+      gmap query world.gmap "36°8'N" "5°21'W"           GI
       gmap query world.gmap 36.14 -5.35 --json          {"id":"GI","properties":{"name":"Gibraltar"}}
       gmap query world.gmap 36.0 -5.2 --nearest 20km    ES nearby 12336 m
       printf '52.52,13.405\\n48.86 2.35\\n' | gmap query world.gmap -
@@ -134,11 +152,13 @@ enum HelpText {
     existing map survives a failed build. The same input and options give the same bytes.
 
     OPTIONS
-      -o, --output FILE   the map to write (required)
+      -o, --output FILE   the map to write (required; its directory must exist: checked first)
       --id PROP           the property whose value is each feature's id. Default: the first of
                           \(BuildOptions.automaticIdProperties.joined(separator: ", ")) that the feature has,
-                          else the Feature's "id" member, else its index. With --id, a feature
-                          without PROP (or with null) is an error.
+                          else the Feature's "id" member, else its index. When every feature
+                          falls back to its index, a warning lists the properties there are.
+                          With --id, a feature without PROP (or with null) is an error that
+                          lists that feature's properties.
       --keep LIST         comma-separated properties to keep for --json output (default: name;
                           "all" keeps every property, "none" keeps none)
       --precision DEG     coordinate quantum in degrees, 1/N for whole N (default 1e-7, about
@@ -184,10 +204,10 @@ enum HelpText {
 
     EXAMPLES
       gmap build countries.geojson -o world.gmap --id iso_a2 --keep name,iso_a3
-      gmap build ne_10m_admin_0_countries.zip -o world.gmap --id ISO_A2_EH --keep NAME,ISO_A3
+      gmap build ne_10m_admin_0_countries.zip -o deu.gmap --id ISO_A2_EH --keep NAME,ISO_A3
       gmap build timezones.geojson.gz -o tz.gmap --id tzid
       gmap build countries.geojson -o watch.gmap --simplify 1km --coast-buffer --precision 1e-5
-      gmap build -o world.gmap --layer country=countries.geojson:iso_a2 \\
+      gmap build -o layers.gmap --layer country=countries.geojson:iso_a2 \\
           --layer state=admin1.geojson:iso_3166_2 --layer timezone=timezones.geojson.gz:tzid
 
     """
@@ -255,7 +275,7 @@ enum HelpText {
 
     EXAMPLES
       gmap export world.gmap -o world.geojson
-      gmap export world.gmap -o tz.geojson --layer timezone
+      gmap export layers.gmap -o tz.geojson --layer timezone
       gmap export world.gmap -o - | head -c 300
 
     """

@@ -9,15 +9,14 @@ enum InfoCommand {
             StandardOutput.shared.write(HelpText.help(for: "info"))
             return ExitCode.success
         }
-        let path: String
+        let location: MapLocation
         switch list.positional.count {
-        case 0: path = try DefaultMap.path()
-        case 1: path = list.positional[0]
+        case 0: location = try DefaultMap.location()
+        case 1: location = .argument(list.positional[0])
         default: throw CommandFailure(message: "usage: gmap info [MAP]")
         }
-        let map: GMap
-        do { map = try GMap(contentsOf: path) } catch { throw CommandFailure(message: error.description) }
-        StandardOutput.shared.write(report(map, path: path))
+        let map = try location.open()
+        StandardOutput.shared.write(report(map, path: location.path))
         return ExitCode.success
     }
 

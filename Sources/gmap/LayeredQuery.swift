@@ -3,11 +3,13 @@ import GMap
 /// `gmap query` on a map of several layers: one `layer=id` pair per layer, or the placemark in JSON.
 enum LayeredQuery {
     /// Prints the answer for one point; exits 1 when no layer has one.
-    static func answer(map: GMap, coordinate: CoordinateParser.Coordinate, style: OutputStyle, asked: (String, String)) throws -> Int32 {
+    /// `hint` is called after a miss for text to add to the message (the swapped-coordinates hint).
+    static func answer(map: GMap, coordinate: CoordinateParser.Coordinate, style: OutputStyle, asked: (String, String),
+                       hint: () -> String = { "" }) throws -> Int32 {
         let placemark = map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
         guard !placemark.isEmpty else {
             if style.json { StandardOutput.shared.write("null\n") }
-            throw CommandFailure(message: "no feature of any layer contains (\(asked.0), \(asked.1))", code: ExitCode.notFound)
+            throw CommandFailure(message: "no feature of any layer contains (\(asked.0), \(asked.1))\(hint())", code: ExitCode.notFound)
         }
         StandardOutput.shared.write(render(placemark, style: style) + "\n")
         return ExitCode.success

@@ -1,3 +1,4 @@
+import Foundation
 import GMap
 
 /// `gmap query [MAP] LAT LON` and `gmap query [MAP] -`, with `--nearest DISTANCE` the nearby fallback.
@@ -13,41 +14,33 @@ enum QueryCommand {
             guard !style.all else { throw CommandFailure(message: "--nearest answers one feature per point; it cannot be combined with --all") }
             style.nearest = try NearbyOption.metres(radius)
         }
-        var positional = list.positional
-        let mapPath: String
-        let firstIsNumber = positional.first.map { CoordinateParser.number(Substring($0)) != nil } ?? false
-        switch positional.count {
-        case 1 where positional[0] == "-", 2 where firstIsNumber && positional[1] != "-":
-            mapPath = try DefaultMap.path()
-        case 2 where positional[1] == "-", 3:
-            mapPath = positional.removeFirst()
-        default:
-            throw CommandFailure(message: "usage: gmap query [MAP] LATITUDE LONGITUDE, or gmap query [MAP] - to read lines from standard input (see 'gmap help query')")
+        let target = try self.target(of: list.positional, arguments: arguments)
+        // Coordinates are read before the map is found, so a typing mistake is named even without a map.
+        var point: (coordinate: CoordinateParser.Coordinate, typed: (Substring, Substring))?
+        if case .point(_, let latitude, let longitude) = target {
+            switch CoordinateParser.typed(latitude: latitude, longitude: longitude) {
+            case .success(let value): point = (value, (latitude, longitude))
+            case .failure(let failure): throw failure
+            }
         }
-        let map: GMap
-        do {
-            map = try GMap(contentsOf: mapPath)
-        } catch {
-            throw CommandFailure(message: error.description)
-        }
+        let location = try target.map.map(MapLocation.argument) ?? DefaultMap.location()
+        let map = try location.open()
         if map.layerNames.count > 1, style.nearest != nil {
             throw CommandFailure(message: "--nearest works on single-layer maps in this version; this map has layers \(map.layerNames.joined(separator: ", "))")
         }
-        if positional == ["-"] {
+        guard let (coordinate, typed) = point else {
             return batch(map: map, style: style)
         }
-        let coordinate: CoordinateParser.Coordinate
-        switch CoordinateParser.coordinate(latitude: Substring(positional[0]), longitude: Substring(positional[1])) {
-        case .success(let value): coordinate = value
-        case .failure(let failure): throw failure
-        }
+        let asked = (String(typed.0), String(typed.1))
         if map.layerNames.count > 1 {
-            return try LayeredQuery.answer(map: map, coordinate: coordinate, style: style, asked: (positional[0], positional[1]))
+            let hint = swapHint(coordinate, typed: typed) { !map.placemark(latitude: $0.latitude, longitude: $0.longitude).isEmpty }
+            return try LayeredQuery.answer(map: map, coordinate: coordinate, style: style, asked: asked, hint: hint)
         }
+        let hint = swapHint(coordinate, typed: typed) { map.lookup(latitude: $0.latitude, longitude: $0.longitude) != nil }
         if let radius = style.nearest {
             guard let match = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude, within: radius) else {
                 if style.json { StandardOutput.shared.write("null\n") }
-                throw CommandFailure(message: "no feature contains (\(positional[0]), \(positional[1])) or lies within \(NearbyOption.tenths(radius)) m of it", code: ExitCode.notFound)
+                throw CommandFailure(message: "no feature contains (\(asked.0), \(asked.1)) or lies within \(NearbyOption.tenths(radius)) m of it\(hint())", code: ExitCode.notFound)
             }
             StandardOutput.shared.write(NearbyOption.render(match, json: style.json) + "\n")
             return ExitCode.success
@@ -56,10 +49,78 @@ enum QueryCommand {
                                 : map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude).map { [$0] } ?? []
         guard !answers.isEmpty else {
             if style.json { StandardOutput.shared.write(style.all ? "[]\n" : "null\n") }
-            throw CommandFailure(message: "no feature contains (\(positional[0]), \(positional[1]))", code: ExitCode.notFound)
+            throw CommandFailure(message: "no feature contains (\(asked.0), \(asked.1))\(hint())", code: ExitCode.notFound)
         }
         StandardOutput.shared.write(style.render(answers) + "\n")
         return ExitCode.success
+    }
+
+    /// What the positional arguments ask: a map (nil for the default one) and a point, or lines from standard input.
+    enum Target {
+        case batch(map: String?)
+        case point(map: String?, latitude: Substring, longitude: Substring)
+
+        var map: String? {
+            switch self {
+            case .batch(let map), .point(let map, _, _): return map
+            }
+        }
+    }
+
+    /// Reads `[MAP] LAT LON`, `[MAP] "LAT,LON"` and `[MAP] -`, telling a map given after the coordinates
+    /// from a map given first, and bad coordinates without a map from a map without coordinates.
+    static func target(of positional: [String], arguments: [String]) throws -> Target {
+        func isAngle(_ text: String) -> Bool { CoordinateParser.isAngle(Substring(text)) }
+        func pair(_ text: String) -> (latitude: Substring, longitude: Substring)? {
+            guard text.contains(where: { $0 == "," || $0 == " " || $0 == "\t" }) else { return nil }
+            return CoordinateParser.split(Substring(text))
+        }
+        /// Whether `text` names a map rather than a mistyped coordinate.
+        func isMapPath(_ text: String) -> Bool {
+            text.lowercased().hasSuffix(".gmap") || text.contains("/") || FileManager.default.fileExists(atPath: text)
+        }
+        switch positional.count {
+        case 1:
+            if positional[0] == "-" { return .batch(map: nil) }
+            if let (latitude, longitude) = pair(positional[0]) { return .point(map: nil, latitude: latitude, longitude: longitude) }
+        case 2:
+            let (first, second) = (positional[0], positional[1])
+            if second == "-" { return .batch(map: first) }
+            if first == "-" { throw mapComesFirst(second, arguments: arguments) }
+            if isAngle(first) { return .point(map: nil, latitude: Substring(first), longitude: Substring(second)) }
+            if pair(first) != nil, !isMapPath(first), !isAngle(second), pair(second) == nil {
+                throw mapComesFirst(second, arguments: arguments)
+            }
+            if let (latitude, longitude) = pair(second) { return .point(map: first, latitude: latitude, longitude: longitude) }
+            if !isMapPath(first) { return .point(map: nil, latitude: Substring(first), longitude: Substring(second)) }
+        case 3:
+            let (first, second, third) = (positional[0], positional[1], positional[2])
+            if third == "-" { break }
+            if isAngle(first), isAngle(second), !isAngle(third), !FileManager.default.fileExists(atPath: first) {
+                throw mapComesFirst(third, arguments: arguments)
+            }
+            return .point(map: first, latitude: Substring(second), longitude: Substring(third))
+        default:
+            break
+        }
+        throw CommandFailure(message: "usage: gmap query [MAP] LATITUDE LONGITUDE, or gmap query [MAP] - to read lines from standard input (see 'gmap help query')")
+    }
+
+    /// "the map comes first: gmap query MAP LAT LON", the arguments as given with the map moved to the front.
+    private static func mapComesFirst(_ map: String, arguments: [String]) -> CommandFailure {
+        var rest = arguments
+        if let index = rest.lastIndex(of: map) { rest.remove(at: index) }
+        return CommandFailure(message: "the map comes first: \(Shell.command(["gmap", "query", map] + rest))")
+    }
+
+    /// After a miss: the hint that latitude comes first, when the swapped point is valid and `answers` it.
+    private static func swapHint(_ coordinate: CoordinateParser.Coordinate, typed: (Substring, Substring),
+                                 answers: @escaping (CoordinateParser.Coordinate) -> Bool) -> () -> String {
+        {
+            guard CoordinateParser.swapIsPlausible(coordinate, typed: typed),
+                  answers(CoordinateParser.Coordinate(latitude: coordinate.longitude, longitude: coordinate.latitude)) else { return "" }
+            return CoordinateParser.swapHint(latitude: typed.0, longitude: typed.1)
+        }
     }
 
     /// Answers every line of standard input, one output line per input line.

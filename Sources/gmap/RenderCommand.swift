@@ -11,18 +11,18 @@ enum RenderCommand {
             StandardOutput.shared.write(HelpText.help(for: "render"))
             return ExitCode.success
         }
-        let mapPath: String
+        let location: MapLocation
         switch list.positional.count {
-        case 0: mapPath = try DefaultMap.path()
-        case 1: mapPath = list.positional[0]
+        case 0: location = try DefaultMap.location()
+        case 1: location = .argument(list.positional[0])
         default: throw CommandFailure(message: "usage: gmap render [MAP] -o OUT.png (see 'gmap help render')")
         }
         guard let output = list.value("-o") ?? list.value("--output") else {
             throw CommandFailure(message: "gmap render needs an output file: -o OUT.png")
         }
+        try OutputFile.checkDirectory(of: output)
         let started = Date()
-        let opened: GMap
-        do { opened = try GMap(contentsOf: mapPath) } catch { throw CommandFailure(message: error.description) }
+        let opened = try location.open()
         let map = try layer(of: opened, named: list.value("--layer"))
         let window = try self.window(for: map, list: list)
         let points = try list.value("--points").map(RenderPointsFile.read) ?? []
@@ -33,11 +33,7 @@ enum RenderCommand {
         let encodingStarted = Date()
         let png = PNGEncoder.encode(rendered.raster)
         let encodingSeconds = Date().timeIntervalSince(encodingStarted)
-        do {
-            try AtomicFile.write(png.bytes, to: output)
-        } catch let error as BuildError {
-            throw CommandFailure(message: error.description)
-        }
+        try OutputFile.write(png.bytes, to: output)
         if !(list.has("--quiet") || list.has("-q")) {
             StandardError.write(summary(output: output, png: png, rendered: rendered, window: window,
                                         seconds: (total: Date().timeIntervalSince(started), drawing: encodingStarted.timeIntervalSince(drawingStarted),

@@ -19,6 +19,8 @@ enum VerifyCommand {
             map = opened
         case .failure(.cannotOpen(let file, let operation, let code)):
             throw CommandFailure(message: GMapError.cannotOpen(path: file, operation: operation, code: code).description)
+        case .failure(let error) where MapLocation.argument(path).buildInputKind() != nil:
+            throw CommandFailure(message: MapLocation.argument(path).message(for: error))
         case .failure(let error):
             StandardOutput.shared.write("\(path): NOT SOUND\n  \(error.description)\n")
             return ExitCode.notFound
@@ -29,7 +31,8 @@ enum VerifyCommand {
         if verifier.isSound {
             out += "\(path): sound (\(map.sections.count) CRC-32s match; \(verifier.tilesVisited) tiles, \(verifier.recordsDecoded) records, \(verifier.edgesDecoded) edges, \(verifier.featuresChecked) features\(map.layerNames.count > 1 ? " in \(map.layerNames.count) layers" : "") checked)\n"
         } else {
-            out += "\(path): NOT SOUND, \(verifier.problems.count)\(verifier.problems.count >= limit ? "+" : "") problems\n"
+            let count = verifier.problems.count
+            out += "\(path): NOT SOUND, \(count)\(count >= limit ? "+" : "") \(count == 1 ? "problem" : "problems")\n"
             for problem in verifier.problems { out += "  \(problem)\n" }
         }
         if let known = list.value("--known") {
