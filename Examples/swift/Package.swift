@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+// The README's Swift examples, compiled: each README ```swift block is one of these files, word for
+// word (Scripts/check-readme.sh checks it). Build: swift build -c release --package-path Examples/swift
+import PackageDescription
+
+let package = Package(
+    name: "gmap-examples",
+    dependencies: [.package(name: "gmap", path: "../..")],
+    targets: [
+        // Lookups in a map file, and the same map opened from a caller's bytes.
+        .executableTarget(name: "Lookup", dependencies: [.product(name: "GMap", package: "gmap")]),
+        // A map of several layers: layer names, placemarks, the name index.
+        .executableTarget(name: "Layers", dependencies: [.product(name: "GMap", package: "gmap")]),
+        // A map built from Swift: features in, bytes out, then opened and looked up.
+        .executableTarget(name: "BuildMap", dependencies: [
+            .product(name: "GMap", package: "gmap"),
+            .product(name: "GMapBuilder", package: "gmap"),
+        ]),
+    ]
+)

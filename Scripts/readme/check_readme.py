@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+"""Checks README.md's examples against the binary; run by Scripts/check-readme.sh (see its header).
+
+What is checked:
+
+- Every line starting with "$ " in a fenced code block (not ```swift or ```c) is an example: the
+  command is the rest of the line (and the next lines while a line ends with a backslash), up to a
+  "#" comment outside quotes; its expected output is every following line of the block up to the
+  next "$ " line or the end of the block. The command runs with `bash -c` in WORKDIR, stdout and
+  stderr together, and its output must equal the expected lines, except that
+    - "…" in an expected line matches any text within the line, and a line that is only "…"
+      (indented or not) matches any number of whole lines: the README's "omitted here";
+    - under `<!-- check: timings -->` on the line before the block, a number followed by a unit
+      of time (s, ms, µs, ns) matches any number: build and export times;
+    - under `<!-- check: shape -->`, every number matches any number (the shape of the output is
+      compared, not its values): benchmarks;
+    - under `<!-- check: skip (REASON) -->`, the block's examples are not run and are counted as
+      skipped for REASON.
+- Examples whose command is `gmap build … -o MAP` run first, in README order, so that examples
+  above a build can use its map; their output is compared where they stand.
+- Examples that run `Examples/swift/.build/release/NAME` are skipped unless --examples gives the
+  directory of the built Examples/swift executables (WORKDIR/Examples/swift/.build/release is then
+  a link to it).
+- Every ```swift block must be preceded by `<!-- check: file PATH -->` and equal the file PATH
+  (relative to the repository), and every Examples/swift/Sources/*/main.swift must be shown.
+  --update-swift copies the files into their blocks instead of checking.
+"""
+
+import argparse
+import difflib
+import os
+import re
+import subprocess
+import sys
+import time
+
+EXAMPLES_PREFIX = "Examples/swift/.build/release/"
+MARKER = re.compile(r"^<!--\s*check:\s*(?P<kind>[a-z]+)\s*(?P<rest>.*?)\s*-->\s*$")
+NUMBER = r"\d+(?:\.\d+)?"
+TIMED_NUMBER = re.compile(r"(\d+(?:\.\d+)?)(\s?(?:s|ms|µs|ns))(?![A-Za-z])")
+ANY_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+class Example:
+    def __init__(self, line, command, expected, mode, skip):
+        self.line = line            # the "$ " line's number in README.md
+        self.command = command      # the command as bash runs it
+        self.expected = expected    # list of expected lines
+        self.mode = mode            # "exact", "timings" or "shape"
+        self.skip = skip            # None, or the reason the block is not run
+        self.output = None          # the output, once run
+        self.status = None          # the exit status, once run
+        self.seconds = 0.0
+
+
+def strip_comment(command):
+    """The command without a trailing `# comment` (a # outside quotes, after whitespace)."""
+    quote = None
+    escaped = False
+    for index, char in enumerate(command):
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            if char == quote:
+                quote = None
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (index == 0 or command[index - 1] in " \t"):
+            return command[:index].rstrip()
+    return command.rstrip()
+
+
+def parse(readme_lines):
+    """The examples and the Swift blocks (line, path or None, content lines) of the README, plus problems."""
+    examples, swift_blocks, problems = [], [], []
+    index = 0
+    while index < len(readme_lines):
+        line = readme_lines[index]
+        fence = re.match(r"^```(\S*)\s*$", line)
+        if not fence:
+            index += 1
+            continue
+        language = fence.group(1)
+        # The marker: the last non-blank line before the fence.
+        marker = None
+        previous = index - 1
+        while previous >= 0 and readme_lines[previous].strip() == "":
+            previous -= 1
+        if previous >= 0:
+            found = MARKER.match(readme_lines[previous].strip())
+            if found:
+                marker = (found.group("kind"), found.group("rest"), previous + 1)
+            elif readme_lines[previous].lstrip().startswith("<!-- check"):
+                problems.append((previous + 1, f"cannot read the marker {readme_lines[previous].strip()!r}"))
+        end = index + 1
+        while end < len(readme_lines) and not readme_lines[end].startswith("```"):
+            end += 1
+        body = readme_lines[index + 1:end]
+        start_line = index + 2  # README line number of body[0]
+        if language == "swift":
+            path = marker[1] if marker and marker[0] == "file" else None
+            swift_blocks.append((index + 1, path, body))
+        elif language != "c":
+            mode, skip = "exact", None
+            if marker:
+                kind, rest, marker_line = marker
+                if kind in ("timings", "shape"):
+                    mode = kind
+                elif kind == "skip":
+                    reason = re.match(r"^\((.+)\)$", rest)
+                    if not reason:
+                        problems.append((marker_line, "a skip marker needs a reason: <!-- check: skip (why) -->"))
+                    skip = reason.group(1) if reason else "no reason given"
+                else:
+                    problems.append((marker_line, f"unknown marker kind {kind!r} (timings, shape, skip, file)"))
+            position = 0
+            current = None
+            while position < len(body):
+                text = body[position]
+                if text.startswith("$ "):
+                    number = start_line + position
+                    command = text[2:]
+                    while command.rstrip().endswith("\\") and position + 1 < len(body):
+                        position += 1
+                        command = command.rstrip()[:-1].rstrip() + " " + body[position].strip()
+                    current = Example(number, strip_comment(command), [], mode, skip)
+                    examples.append(current)
+                elif current is not None:
+                    current.expected.append(text)
+                elif any(l.startswith("$ ") for l in body):
+                    problems.append((start_line + position, "text before the first \"$ \" line of a block with examples"))
+                position += 1
+        index = end + 1
+    return examples, swift_blocks, problems
+
+
+def pattern_for(expected, mode):
+    """A regular expression matching the output that `expected` stands for (lines joined with \\n, each ended by \\n)."""
+    parts = []
+    for line in expected:
+        if line.strip() == "…":
+            parts.append(r"(?:[^\n]*\n)*?")
+            continue
+        pieces = []
+        for chunk_index, chunk in enumerate(line.split("…")):
+            if chunk_index:
+                pieces.append(r"[^\n]*?")
+            if mode == "shape":
+                last = 0
+                for found in ANY_NUMBER.finditer(chunk):
+                    pieces.append(re.escape(chunk[last:found.start()]) + NUMBER)
+                    last = found.end()
+                pieces.append(re.escape(chunk[last:]))
+            elif mode == "timings":
+                last = 0
+                for found in TIMED_NUMBER.finditer(chunk):
+                    pieces.append(re.escape(chunk[last:found.start()]) + NUMBER + re.escape(found.group(2)))
+                    last = found.end()
+                pieces.append(re.escape(chunk[last:]))
+            else:
+                pieces.append(re.escape(chunk))
+        parts.append("".join(pieces) + r"\n")
+    return re.compile("".join(parts))
+
+
+def output_lines(text):
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def matches(example):
+    actual = output_lines(example.output)
+    return pattern_for(example.expected, example.mode).fullmatch("".join(l + "\n" for l in actual)) is not None
+
+
+def run(example, workdir, environment):
+    started = time.monotonic()
+    completed = subprocess.run(["bash", "-c", example.command], cwd=workdir, env=environment,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=1200)
+    example.seconds = time.monotonic() - started
+    example.output = completed.stdout.decode("utf-8", errors="replace")
+    example.status = completed.returncode
+
+
+def is_build(example):
+    return re.match(r"^gmap build\b.*\s-o\s+\S+\.gmap\b", example.command) is not None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repo", required=True)
+    parser.add_argument("--workdir", help="where the examples run; without it only the Swift blocks are checked")
+    parser.add_argument("--bin", help="the directory of the gmap binary, put first on PATH")
+    parser.add_argument("--examples", help="the directory of the built Examples/swift executables")
+    parser.add_argument("--skip-all", help="skip every example for this reason (the Swift blocks are still compared)")
+    parser.add_argument("--update-swift", action="store_true", help="copy the Examples/swift files into their README blocks")
+    arguments = parser.parse_args()
+
+    readme_path = os.path.join(arguments.repo, "README.md")
+    with open(readme_path, encoding="utf-8") as file:
+        readme_lines = file.read().split("\n")
+    examples, swift_blocks, problems = parse(readme_lines)
+
+    if arguments.update_swift:
+        # Copies each Examples/swift file into its ```swift block (the block after its marker).
+        for line, path, body in reversed(swift_blocks):
+            if path is None:
+                print(f"README.md:{line}: a ```swift block without <!-- check: file … -->, left as it is")
+                continue
+            with open(os.path.join(arguments.repo, path), encoding="utf-8") as file:
+                content = output_lines(file.read())
+            readme_lines[line:line + len(body)] = content
+        with open(readme_path, "w", encoding="utf-8") as file:
+            file.write("\n".join(readme_lines))
+        print(f"README.md: {sum(1 for b in swift_blocks if b[1])} Swift blocks copied from their files")
+        return 0
+
+    failed = 0
+    extra_failures = len(problems)
+    for line, message in problems:
+        print(f"FAIL README.md:{line}: {message}")
+        failed += 1
+
+    # The Swift blocks against Examples/swift.
+    swift_passed = 0
+    shown = set()
+    for line, path, body in swift_blocks:
+        if path is None:
+            print(f"FAIL README.md:{line}: a ```swift block without <!-- check: file Examples/swift/… --> before it "
+                  "(every Swift snippet must be a file of Examples/swift, which CI compiles)")
+            failed += 1
+            continue
+        shown.add(os.path.normpath(path))
+        try:
+            with open(os.path.join(arguments.repo, path), encoding="utf-8") as file:
+                content = file.read()
+        except OSError as error:
+            print(f"FAIL README.md:{line}: {path}: {error.strerror}")
+            failed += 1
+            continue
+        expected = output_lines(content)
+        if body == expected:
+            print(f"ok   README.md:{line} ```swift block = {path}")
+            swift_passed += 1
+        else:
+            print(f"FAIL README.md:{line}: the ```swift block differs from {path}:")
+            for diff_line in difflib.unified_diff(expected, body, path, f"README.md:{line}", lineterm=""):
+                print("     " + diff_line)
+            failed += 1
+    sources = os.path.join(arguments.repo, "Examples", "swift", "Sources")
+    if os.path.isdir(sources):
+        for target in sorted(os.listdir(sources)):
+            path = os.path.normpath(os.path.join("Examples", "swift", "Sources", target, "main.swift"))
+            if os.path.exists(os.path.join(arguments.repo, path)) and path not in shown:
+                print(f"FAIL {path} is not shown in README.md (add it as a ```swift block with <!-- check: file {path} -->)")
+                failed += 1
+                extra_failures += 1
+
+    skipped = {}
+    def skip(example, reason):
+        skipped[reason] = skipped.get(reason, 0) + 1
+        print(f"skip README.md:{example.line} {example.command}  ({reason})")
+
+    passed = 0
+    if arguments.skip_all:
+        for example in examples:
+            skipped[arguments.skip_all] = skipped.get(arguments.skip_all, 0) + 1
+    else:
+        environment = dict(os.environ)
+        environment.pop("GMAP_MAP", None)
+        environment["PATH"] = arguments.bin + os.pathsep + environment.get("PATH", "")
+        def runnable(example):
+            return example.skip is None and (arguments.examples or not example.command.startswith(EXAMPLES_PREFIX))
+        # Builds first, in README order: examples above a build may use its map.
+        for example in examples:
+            if runnable(example) and is_build(example):
+                run(example, arguments.workdir, environment)
+        for example in examples:
+            if example.skip is not None:
+                skip(example, example.skip)
+                continue
+            if not runnable(example):
+                skip(example, "Examples/swift is not built (pass --examples DIR)")
+                continue
+            if example.output is None:
+                run(example, arguments.workdir, environment)
+            if matches(example):
+                passed += 1
+                timing = f" ({example.seconds:.1f} s)" if example.seconds >= 1 else ""
+                print(f"ok   README.md:{example.line} {example.command}{timing}")
+            else:
+                failed += 1
+                note = {"exact": "", "timings": " (times compared by shape)", "shape": " (numbers compared by shape)"}[example.mode]
+                print(f"FAIL README.md:{example.line} {example.command}  (exit status {example.status}){note}")
+                for diff_line in difflib.unified_diff(example.expected, output_lines(example.output),
+                                                      f"README.md:{example.line} (shown)", "actual output", lineterm=""):
+                    print("     " + diff_line)
+
+    # Problems of the README itself (a bad marker, a file not shown) count as failed examples too.
+    total = len(examples) + len(swift_blocks) + extra_failures
+    skipped_count = sum(skipped.values())
+    reasons = "; ".join(f"{count}: {reason}" for reason, count in skipped.items())
+    print(f"{total} examples: {passed + swift_passed} passed, {skipped_count} skipped"
+          + (f" ({reasons})" if reasons else "") + f", {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
