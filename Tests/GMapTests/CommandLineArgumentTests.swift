@@ -213,7 +213,7 @@ final class CommandLineArgumentTests: XCTestCase {
 
     func testBadEnvironmentMapSaysWhereItCameFrom() throws {
         let missing = path("missing.gmap")
-        for arguments in [["query", "1", "1"], ["query", "1,1"], ["info"], ["find", "x"], ["render", "-o", path("x.png")]] {
+        for arguments in [["query", "1", "1"], ["query", "1,1"], ["info"], ["find", "x"], ["render", "-o", path("x.png")], ["bench", "--points", "10"]] {
             try assertFails(arguments, environment: ["GMAP_MAP": missing],
                             stderr: "gmap: cannot open \(missing) (from $GMAP_MAP): No such file or directory\n")
         }
@@ -233,7 +233,7 @@ final class CommandLineArgumentTests: XCTestCase {
         try FileManager.default.copyItem(atPath: fixtures, toPath: geoJSON)
         let suggestion = "gmap: \(geoJSON) is GeoJSON, not a gmap map; make a map of it first: gmap build \(geoJSON) -o \(path("countries.gmap"))\n"
         for arguments in [["query", geoJSON, "1", "1"], ["query", geoJSON, "-"], ["info", geoJSON], ["verify", geoJSON],
-                          ["find", geoJSON, "big"], ["export", geoJSON, "-o", path("out.geojson")], ["render", geoJSON, "-o", path("out.png")]] {
+                          ["find", geoJSON, "big"], ["export", geoJSON, "-o", path("out.geojson")], ["render", geoJSON, "-o", path("out.png")], ["bench", geoJSON, "--points", "10"]] {
             try assertFails(arguments, stderr: suggestion)
         }
         // By content: a first non-space byte '{' whatever the name.

@@ -7,7 +7,8 @@ import GMap
 enum BenchCommand {
     /// What the command was asked to do.
     struct Settings {
-        var path: String
+        var location: MapLocation
+        var path: String { location.path }
         var pointCount = 1_000_000
         var runs = 11
         var seed: UInt64 = 42
@@ -34,8 +35,8 @@ enum BenchCommand {
     static func parse(_ list: ArgumentList) throws -> Settings {
         var settings: Settings
         switch list.positional.count {
-        case 0: settings = Settings(path: try DefaultMap.path())
-        case 1: settings = Settings(path: list.positional[0])
+        case 0: settings = Settings(location: try DefaultMap.location())
+        case 1: settings = Settings(location: .argument(list.positional[0]))
         default: throw CommandFailure(message: "usage: gmap bench [MAP] [--points N] [--runs R] (see 'gmap help bench')")
         }
         settings.pointCount = try positive(list, "--points", default: settings.pointCount)
@@ -65,7 +66,7 @@ enum BenchCommand {
         for _ in 0..<max(settings.runs, 21) {
             opened = nil
             let start = Stopwatch.now()
-            do { opened = try GMap(contentsOf: settings.path) } catch { throw CommandFailure(message: error.description) }
+            opened = try settings.location.open()
             opens.append(Stopwatch.now() - start)
         }
         guard let map = opened else { throw CommandFailure(message: "\(settings.path): could not be opened") }
