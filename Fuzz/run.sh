@@ -3,7 +3,7 @@
 #
 #   Fuzz/run.sh [--seconds N] [--runs N] [--parallel] [--jobs N] [TARGET...]
 #
-# TARGET is reader, builder or coordinate (default: all three, one after another, on one core).
+# TARGET is reader, builder, coordinate or pbf (default: all four, one after another, on one core).
 # --seconds N  stops each target after N seconds (default 30, so CI can call it);
 # --runs N     stops each target after N executions (whichever comes first when both are given);
 # --parallel   fuzzes the targets at the same time, one process (one core) each;
@@ -34,11 +34,11 @@ while [ $# -gt 0 ]; do
         --parallel) parallel=1; shift ;;
         --jobs) jobs=$2; shift 2 ;;
         -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
-        reader|builder|coordinate) targets+=("$1"); shift ;;
+        reader|builder|coordinate|pbf) targets+=("$1"); shift ;;
         *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(reader builder coordinate)
+[ ${#targets[@]} -gt 0 ] || targets=(reader builder coordinate pbf)
 
 wants() { local t; for t in "${targets[@]}"; do [ "$t" = "$1" ] && return 0; done; return 1; }
 
@@ -80,11 +80,19 @@ if wants reader; then
     compile -Onone "${PACKAGE[@]}" -module-name SeedMaker -I "$BIN/plain-gmap" $BUILDER_SOURCES SeedMaker/main.swift \
         "$BIN/plain-gmap/libGMap.a" -o "$BIN/seed-maker"
 fi
-if wants builder; then
+if wants builder || wants pbf; then
     # GMap as an instrumented static library, then the harness with every file of GMapBuilder.
     # shellcheck disable=SC2086
     compile "${FUZZ_FLAGS[@]}" -module-name GMap -emit-module -emit-module-path "$BIN/fuzz-gmap/GMap.swiftmodule" \
         -emit-library -static $GMAP_SOURCES -o "$BIN/fuzz-gmap/libGMap.a"
+fi
+if wants pbf; then
+    # The OSM PBF reader, street network, places and location context: GMapBuilder and the harness.
+    # shellcheck disable=SC2086
+    compile "${FUZZ_FLAGS[@]}" -module-name PBFFuzzer -I "$BIN/fuzz-gmap" $BUILDER_SOURCES PBFFuzzer/main.swift \
+        "$BIN/fuzz-gmap/libGMap.a" -o "$BIN/pbf-fuzzer" "${LINKER[@]}"
+fi
+if wants builder; then
     # shellcheck disable=SC2086
     compile "${FUZZ_FLAGS[@]}" -module-name BuilderFuzzer -I "$BIN/fuzz-gmap" $BUILDER_SOURCES BuilderFuzzer/main.swift \
         "$BIN/fuzz-gmap/libGMap.a" -o "$BIN/builder-fuzzer" "${LINKER[@]}"
@@ -103,6 +111,12 @@ if wants reader; then
     done
     "$BIN/seed-maker" "$BIN/seeds-reader" "$ROOT"/Fixtures/*.geojson
     echo "reader: $(ls "$BIN/seeds-reader" | wc -l) maps"
+fi
+if wants pbf; then
+    # Small PBF files made by a script (raw and zlib blobs; no OSM data is copied).
+    rm -rf "$BIN/seeds-pbf"; mkdir -p "$BIN/seeds-pbf"
+    python3 PBFFuzzer/make_seeds.py "$BIN/seeds-pbf"
+    echo "pbf: $(ls "$BIN/seeds-pbf" | wc -l) files"
 fi
 if wants builder; then
     rm -rf "$BIN/seeds-builder"; mkdir -p "$BIN/seeds-builder"
@@ -139,7 +153,7 @@ fi
 #    that write fuzz-<n>.log into the working directory, and the final statistics are per child.
 #    Each target's maximum input length: the reader's is above the largest seed (the 66,447-byte
 #    Fixtures/format-1.0-fixtures.gmap), so that no seed map is cut short.
-max_len() { case $1 in reader) echo 73728 ;; builder) echo 65536 ;; coordinate) echo 256 ;; esac; }
+max_len() { case $1 in reader) echo 73728 ;; builder) echo 65536 ;; coordinate) echo 256 ;; pbf) echo 16384 ;; esac; }
 # The reader weighs inputs by their speed: a mutant of the 66 KB 1.0 fixture takes ~20 ms, a small map ~0.3 ms.
 extra_flags() { case $1 in reader) echo "-entropic_scale_per_exec_time=1" ;; builder) echo "-dict=geojson.dict" ;; esac; }
 
@@ -154,6 +168,7 @@ fuzz() {
     [ -n "$runs" ] && limits+=(-runs="$runs")
     echo "== fuzzing $target${job:+ (job $job)} (${runs:+$runs runs, }at most $seconds s; log: bin/logs/$name.log)"
     local code=0
+    rm -f "$BIN/logs/$name.code"
     # shellcheck disable=SC2046
     "$BIN/$target-fuzzer" "corpus-$target" "$BIN/seeds-$target" "${limits[@]}" -max_len="$(max_len "$target")" \
         -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="artifacts/$target/" $(extra_flags "$target") \
@@ -181,7 +196,8 @@ report() {
     local executed=0 rate=0 cov=0 ft=0 corp="?" result=ok name
     for name in "${names[@]}"; do
         local log="$BIN/logs/$name.log" code final e r c f
-        code=$(cat "$BIN/logs/$name.code")
+        # No exit code: the shell running the process was killed before it finished; a failure too.
+        code=$(cat "$BIN/logs/$name.code" 2> /dev/null || echo "?")
         final=$(grep -E "^#[0-9]+.*cov: " "$log" | tail -1 || true)
         e=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
         r=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
@@ -191,7 +207,7 @@ report() {
         executed=$((executed + ${e:-0})); rate=$((rate + ${r:-0}))
         [ "${c:-0}" -gt "$cov" ] && cov=$c
         [ "${f:-0}" -gt "$ft" ] && ft=$f
-        if [ "$code" -ne 0 ]; then
+        if [ "$code" != 0 ]; then
             result="FAILED (exit $code)"
             status=1
             grep -E "^==[0-9]+==ERROR|Fatal error|invariant violated|ERROR: libFuzzer|SUMMARY:" "$log" | head -5 || true
@@ -207,7 +223,7 @@ if [ "$parallel" -eq 1 ]; then
     wait
     for target in "${targets[@]}"; do report "$target"; done
 else
-    for target in reader builder coordinate; do
+    for target in reader builder coordinate pbf; do
         if wants "$target"; then fuzz_target "$target"; report "$target"; fi
     done
 fi

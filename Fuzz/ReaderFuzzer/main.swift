@@ -8,7 +8,8 @@
 // in and out of range, nearby searches are made, every leaf tile and edge is walked, the grid is
 // surveyed and the file verified. At each point the lookup's answer (`TileRecordReader.evaluate`)
 // must equal the answer recomputed from the same record's full walk (`TileRecordReader.walk`, the
-// decoder of survey, verify, export and nearby) whenever that walk finds nothing wrong.
+// decoder of survey, verify, export and nearby) whenever that walk finds nothing wrong; a layer
+// whose geometry the reader refuses (format 3 lines, points or an unknown kind) must answer nothing.
 // Any trap, ASan report, leak or timeout is a bug; thrown `GMapError`s are expected.
 
 @inline(never)
@@ -93,8 +94,11 @@ func queryPoints(for map: GMap) -> [(Double, Double)] {
 /// The features containing `point` as the full walk of its leaf tile's record gives them (every
 /// slot's corner bit, flipped by each edge of each run that counts for it), or nil when the walk
 /// finds anything wrong with the record (then the lookup may legitimately stop early or differ).
-/// An empty or covered tile, or a point outside the grid, answers as the lookup does.
+/// An empty or covered tile, or a point outside the grid, answers as the lookup does. A layer whose
+/// geometry this reader refuses (format 3 `GRID` byte 26 not 0, Spec/FORMAT.md 8.7 and 13.1 check 13)
+/// must answer nothing: its records are not polygons.
 func walkedAnswer(_ map: GMap, _ point: GridPoint) -> [Int]? {
+    guard isReadable(map) else { return [] }
     guard let tile = DirectoryWalker.locate(point, in: map.storage) else { return [] }
     switch TileEntry.kind(of: tile.entry) {
     case TileEntry.coveredKind:
@@ -124,11 +128,27 @@ func walkedAnswer(_ map: GMap, _ point: GridPoint) -> [Int]? {
     }
 }
 
+/// Whether the layer's geometry is one this reader answers queries for (polygons).
+func isReadable(_ map: GMap) -> Bool {
+    GeometryKind(rawValue: map.storage.layout.geometry)?.isReadable == true
+}
+
 /// Nearby searches at `latitude`, `longitude`: answers must be consistent with the plain lookup,
 /// distances finite and within the radius asked (accurate to 0.5 %).
 @inline(never)
 func exerciseNearby(_ map: GMap, latitude: Double, longitude: Double) {
     let inside = map.lookupAll(latitude: latitude, longitude: longitude)
+    // A refused layer's records are not polygons: no nearby answer and no lookup cost either
+    // (spec 8.7: a reader "MUST NOT read the layer's records as polygons"). Until 2026-11-23 the
+    // nearby search did read them (inputs in Fuzz/found/).
+    if !isReadable(map) {
+        check(map.lookup(latitude: latitude, longitude: longitude, within: 100_000) == nil
+              && map.lookupAll(latitude: latitude, longitude: longitude, within: 100_000).isEmpty
+              && map.lookupCost(latitude: latitude, longitude: longitude) == nil,
+              "a layer of geometry \(map.storage.layout.geometry) answers a nearby search or has a lookup cost at \(latitude), \(longitude)")
+    } else if let cost = map.lookupCost(latitude: latitude, longitude: longitude) {
+        check(cost.depth >= 0 && cost.featureCount >= 0 && cost.edgeCount >= 0, "a negative lookup cost \(cost)")
+    }
     for radius in [0, 750, 100_000, .nan] as [Double] {
         let limit = min(radius, GMap.maximumNearbyRadius)
         let bound = limit * 1.01 + 1e-6
@@ -239,8 +259,16 @@ func exercise(_ map: GMap, twin: GMap?) -> (unreadable: Int, corrupt: Int) {
     check(survey.edgesPerTile.count == survey.coveredTiles + survey.recordTiles, "survey lists a leaf twice")
     check(survey.emptyTiles + survey.coveredTiles + survey.recordTiles == leaves && survey.coveredTiles == coveredLeaves
           && survey.recordTiles == recordLeaves, "survey and forEachLeafTile see different leaves")
-    check(survey.unreadableRecords == unreadable + corruptRecords,
-          "survey finds \(survey.unreadableRecords) unreadable records, forEachLeafTile/forEachEdge \(unreadable) + \(corruptRecords)")
+    if isReadable(map) {
+        check(survey.unreadableRecords == unreadable + corruptRecords,
+              "survey finds \(survey.unreadableRecords) unreadable records, forEachLeafTile/forEachEdge \(unreadable) + \(corruptRecords)")
+    } else {
+        // A refused layer's records are not read as polygons: forEachEdge gives no edge and refuses each record.
+        check(edges == 0 && corruptRecords == recordLeaves,
+              "forEachEdge reads \(edges) edges from \(recordLeaves - corruptRecords) of \(recordLeaves) records of a layer of geometry \(map.storage.layout.geometry)")
+        check(survey.unreadableRecords == unreadable + recordLeaves,
+              "survey reads records of a layer of geometry \(map.storage.layout.geometry): \(survey.unreadableRecords) unreadable of \(recordLeaves)")
+    }
     _ = TileSurvey.percentile(survey.edgesPerTile, 0.5)
     _ = TileSurvey.percentile(survey.featuresPerTile, 0.99)
     _ = survey.bytes

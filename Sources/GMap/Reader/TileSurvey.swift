@@ -15,7 +15,8 @@ public struct TileSurvey: Sendable {
     public var splitTiles = 0
     /// The deepest split level reached.
     public var deepestLevel = 0
-    /// Records that could not be read to their end.
+    /// Records that could not be read to their end, and every record of a layer of lines or points
+    /// (format 3.1), whose records this reader does not read.
     public var unreadableRecords = 0
     /// Edges per non-empty leaf tile, sorted ascending.
     public var edgesPerTile: [Int] = []
@@ -35,6 +36,7 @@ public struct TileSurvey: Sendable {
         var recordEntries: [UInt32] = []
         var recordBytes = RecordBits()
         let grid = map.grid
+        let readsRecords = map.storage.layout.geometry == GeometryKind.polygons.rawValue
         topLevelTiles = Int(grid.columns * grid.rows)
         let unreadableEntries = map.forEachLeafTile { tile in
             deepestLevel = max(deepestLevel, tile.depth)
@@ -47,6 +49,13 @@ public struct TileSurvey: Sendable {
                 featuresPerTile.append(1)
             case .record:
                 recordTiles += 1
+                // A layer of lines or points (format 3.1): this reader does not read its records.
+                guard readsRecords else {
+                    unreadableRecords += 1
+                    edgesPerTile.append(0)
+                    featuresPerTile.append(0)
+                    return
+                }
                 var reader = TileRecordReader(storage: map.storage, entry: tile.entry, bounds: tile.bounds)
                 let (features, edges) = reader.count()
                 if map.layout.usesNodes { recordEntries.append(tile.entry) }
@@ -57,7 +66,7 @@ public struct TileSurvey: Sendable {
         }
         unreadableRecords += unreadableEntries
         splitTiles = Int(grid.subdirectoryCount)
-        if map.layout.usesNodes {
+        if map.layout.usesNodes, readsRecords {
             // Each distinct record once (tiles may share one).
             recordEntries.sort()
             var previous: UInt32?
