@@ -200,13 +200,6 @@ public struct StreetNetwork: Sendable {
 
     /// The initial great-circle bearing from `node` to a point, degrees in 0 ..< 360 (0 when they coincide).
     public static func initialBearing(from node: OSMNode, toLatitude latitude: Double, longitude: Double) -> Double {
-        let radians = Double.pi / 180
-        let phi1 = node.latitude * radians, phi2 = latitude * radians
-        let deltaLambda = (longitude - node.longitude) * radians
-        let y = Trigonometry.sin(deltaLambda) * Trigonometry.cos(phi2)
-        let x = Trigonometry.cos(phi1) * Trigonometry.sin(phi2) - Trigonometry.sin(phi1) * Trigonometry.cos(phi2) * Trigonometry.cos(deltaLambda)
-        guard x != 0 || y != 0 else { return 0 }
-        let degrees = Trigonometry.atan2(y, x) / radians
-        return degrees < 0 ? degrees + 360 : (degrees >= 360 ? degrees - 360 : degrees)
+        Compass.bearing(fromLatitude: node.latitude, longitude: node.longitude, toLatitude: latitude, longitude: longitude)
     }
 }

@@ -50,19 +50,14 @@ public struct GzipError: Error, Sendable, Equatable, CustomStringConvertible {
         case .reservedFlags(let flags): return "reserved header flags 0x\(String(flags, radix: 16)) are set"
         case .truncatedHeader: return "the data ends inside the gzip header"
         case let .headerChecksumMismatch(stored, computed):
-            return "header CRC-16 is \(hex(UInt32(computed), digits: 4)), the header says \(hex(UInt32(stored), digits: 4))"
+            return "header CRC-16 is \(HexText.digits(UInt32(computed), count: 4)), the header says \(HexText.digits(UInt32(stored), count: 4))"
         case .deflate(let reason): return DeflateError(reason, byteOffset: byteOffset).reasonText
         case .truncatedTrailer: return "the data ends inside the 8-byte gzip trailer (truncated file?)"
         case let .checksumMismatch(stored, computed):
-            return "CRC-32 of the decompressed data is \(hex(computed, digits: 8)), the trailer says \(hex(stored, digits: 8)) (corrupt file)"
+            return "CRC-32 of the decompressed data is \(HexText.digits(computed, count: 8)), the trailer says \(HexText.digits(stored, count: 8)) (corrupt file)"
         case let .sizeMismatch(stored, computed):
             return "decompressed size mod 2^32 is \(computed), the trailer says \(stored) (corrupt file)"
         case .trailingData: return "data after the last gzip member is neither another member nor zero padding"
         }
-    }
-
-    private func hex(_ value: UInt32, digits: Int) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }

@@ -123,8 +123,9 @@ public enum OSMPBFReader {
         }
         var reader = ProtobufReader(message)
         var raw: ArraySlice<UInt8>?, zlib: ArraySlice<UInt8>?, rawSize: Int64?
+        var unsupported: (method: String, byte: Int)?
         do throws(ProtobufError) {
-            while let field = try reader.nextField() {
+            fields: while let field = try reader.nextField() {
                 let start = reader.position
                 switch field.number {
                 case 1:
@@ -137,18 +138,16 @@ public enum OSMPBFReader {
                     try reader.expect(field.wireType, .lengthDelimited, field: "Blob.zlib_data")
                     zlib = try reader.readLengthDelimited()
                 case 4, 5, 6, 7:
-                    let method = [4: "lzma", 5: "bzip2", 6: "lz4", 7: "zstd"][field.number] ?? "?"
-                    throw ProtobufError(byteOffset: start, reason: "unsupported:\(method)")
+                    unsupported = ([4: "lzma", 5: "bzip2", 6: "lz4", 7: "zstd"][field.number] ?? "?", start)
+                    break fields
                 default:
                     try reader.skip(field.wireType)
                 }
             }
         } catch {
-            if error.reason.hasPrefix("unsupported:") {
-                throw fail(error.byteOffset, .unsupportedCompression(String(error.reason.dropFirst("unsupported:".count))))
-            }
             throw fail(error.byteOffset, .badMessage("blob: \(error.reason)"))
         }
+        if let unsupported { throw fail(unsupported.byte, .unsupportedCompression(unsupported.method)) }
         if let raw {
             guard raw.count <= maximumBlobSize else { throw fail(raw.startIndex, .blobTooLarge(raw.count)) }
             return Array(raw)
@@ -188,15 +187,9 @@ public enum OSMPBFReader {
         let stored = UInt32(stream[end - 4]) << 24 | UInt32(stream[end - 3]) << 16 | UInt32(stream[end - 2]) << 8 | UInt32(stream[end - 1])
         let computed = Adler32.checksum(output)
         guard stored == computed else {
-            throw fail(end - 4, .badZlib("Adler-32 of the data is \(hexDigits(computed)), the stream says \(hexDigits(stored))"))
+            throw fail(end - 4, .badZlib("Adler-32 of the data is \(HexText.digits(computed, count: 8)), the stream says \(HexText.digits(stored, count: 8))"))
         }
         return output
-    }
-
-    /// Eight hexadecimal digits.
-    static func hexDigits(_ value: UInt32) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, 8 - text.count)) + text
     }
 
     /// Reads the `HeaderBlock`: required features (all must be known), bounding box, writing program.
