@@ -48,3 +48,139 @@ final class LocationMapDatasetTests: XCTestCase {
         XCTAssertTrue(verifier.isSound, "\(verifier.problems.prefix(5))")
     }
 }
+
+extension LocationMapDatasetTests {
+    /// Deterministic points in the extract's box.
+    static func points(_ count: Int, in data: OSMData, seed: UInt64) -> [(latitude: Double, longitude: Double)] {
+        let latitudes = data.nodes.map(\.latitude), longitudes = data.nodes.map(\.longitude)
+        let south = latitudes.min() ?? 0, north = latitudes.max() ?? 0, west = longitudes.min() ?? 0, east = longitudes.max() ?? 0
+        var random = OracleCheck.SplitMix(state: seed)
+        func uniform() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
+        return (0..<count).map { _ in (south + (north - south) * uniform(), west + (east - west) * uniform()) }
+    }
+
+    /// The nearest street of the map = brute force over every segment of the extract's streets
+    /// (ranked in the same local plane, then measured on the ellipsoid): same street, or a tie
+    /// within 3 cm (the map stores positions to 1e-7°, about 1 cm); same distance within 3 cm.
+    func testNearestStreetMatchesBruteForce() throws {
+        let built = try Self.helsinki()
+        let map = try GMap(bytes: built.bytes)
+        let roads = try XCTUnwrap(map.layer(named: "roads"))
+        struct Segment { var name: String; var a: (Double, Double); var b: (Double, Double) }
+        var segments: [Segment] = []
+        for street in built.network.streets {
+            for line in street.lines {
+                for (a, b) in zip(line, line.dropFirst()) { segments.append(Segment(name: street.name, a: (a.latitude, a.longitude), b: (b.latitude, b.longitude))) }
+            }
+        }
+        let radius = 100.0
+        let count = ProcessInfo.processInfo.environment["GMAP_LOCATION_ORACLE_POINTS"].flatMap(Int.init) ?? 100_000
+        var compared = 0, ties = 0, none = 0
+        for point in Self.points(count, in: built.data, seed: 13) {
+            let plane = LocalPlane(latitude: point.latitude, longitude: point.longitude)
+            // Per street name, its nearest planar point.
+            var best: [String: (squared: Double, latitude: Double, longitude: Double)] = [:]
+            for segment in segments {
+                let a = plane.project(latitude: segment.a.0, longitude: segment.a.1), b = plane.project(latitude: segment.b.0, longitude: segment.b.1)
+                let found = LocalPlane.nearest(ax: a.x, ay: a.y, bx: b.x, by: b.y)
+                guard found.squared <= 105 * 105 else { continue }
+                if let current = best[segment.name], current.squared <= found.squared { continue }
+                best[segment.name] = (found.squared, segment.a.0 + (segment.b.0 - segment.a.0) * found.t, segment.a.1 + (segment.b.1 - segment.a.1) * found.t)
+            }
+            let expected = best.map { (name: $0.key, distance: Geodesic.distance(latitude: point.latitude, longitude: point.longitude, toLatitude: $0.value.latitude, longitude: $0.value.longitude)) }
+                .filter { $0.distance <= radius }.sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }
+            let found = roads.nearestLines(latitude: point.latitude, longitude: point.longitude, within: radius)
+            guard let first = expected.first else {
+                // Nothing within the radius: the map may only find a street at the radius's edge.
+                if let line = found.first { XCTAssertGreaterThan(line.distance, radius - 0.03, "\(point)") }
+                none += 1
+                continue
+            }
+            if first.distance > radius - 0.03 { continue }
+            guard let answer = found.first else { return XCTFail("no street within \(radius) m of \(point); brute force: \(first)") }
+            compared += 1
+            XCTAssertEqual(answer.distance, first.distance, accuracy: 0.03, "\(point)")
+            let name = answer.feature.property("name") ?? answer.feature.id
+            if name != first.name {
+                // A tie: the map's street is as near, by brute force, within 3 cm.
+                let same = expected.first { $0.name == name }
+                XCTAssertEqual(same?.distance ?? .infinity, first.distance, accuracy: 0.03, "\(point): map \(name), brute force \(first.name)")
+                ties += 1
+            }
+        }
+        print("nearest street: \(count) points, \(compared) compared, \(ties) ties within 3 cm, \(none) with no street within \(Int(radius)) m")
+        XCTAssertGreaterThan(compared, count / 2)
+    }
+
+    /// The areas containing a point = even-odd over each area's rings (at the map's precision,
+    /// as the map stores them), for every area at once.
+    func testContainingAreasMatchEvenOdd() throws {
+        let built = try Self.helsinki()
+        let map = try GMap(bytes: built.bytes)
+        let areas = try XCTUnwrap(map.layer(named: "areas"))
+        let q = Quantizer.standard
+        let rings: [[[(x: Int64, y: Int64)]]] = built.places.areas.map { area in
+            area.polygons.flatMap { $0 }.map { ring in ring.map { (q.units($0.longitude), q.units($0.latitude)) } }
+        }
+        func contains(_ rings: [[(x: Int64, y: Int64)]], x: Double, y: Double) -> Bool {
+            var inside = false
+            for ring in rings {
+                for (a, b) in zip(ring, ring.dropFirst() + ring.prefix(1)) where (Double(a.y) > y) != (Double(b.y) > y) {
+                    let crossing = Double(a.x) + (y - Double(a.y)) * Double(b.x - a.x) / Double(b.y - a.y)
+                    if x < crossing { inside.toggle() }
+                }
+            }
+            return inside
+        }
+        let count = ProcessInfo.processInfo.environment["GMAP_LOCATION_ORACLE_POINTS"].flatMap(Int.init) ?? 100_000
+        var inside = 0, differ = 0
+        for point in Self.points(count, in: built.data, seed: 14) {
+            let x = point.longitude * Double(q.unitsPerDegree), y = point.latitude * Double(q.unitsPerDegree)
+            let expected = Set(built.places.areas.indices.filter { contains(rings[$0], x: x, y: y) }.map { "\(built.places.areas[$0].source.kind.name)/\(built.places.areas[$0].source.id)" })
+            let found = Set(areas.lookupAll(latitude: point.latitude, longitude: point.longitude).map(\.id))
+            if !expected.isEmpty { inside += 1 }
+            if expected != found {
+                differ += 1
+                if differ <= 5 { XCTFail("\(point): even-odd \(expected.sorted()), map \(found.sorted())") }
+            }
+        }
+        print("containing areas: \(count) points, \(inside) inside some area, \(differ) differ")
+        XCTAssertEqual(differ, 0)
+        XCTAssertGreaterThan(inside, count / 50)
+    }
+
+    /// The intersections layer = the nodes that two or more kept ways share where three legs or
+    /// two streets (name and class) meet, counted here from the ways themselves.
+    func testIntersectionsAreTheSharedNodes() throws {
+        let built = try Self.helsinki()
+        let map = try GMap(bytes: built.bytes)
+        let layer = try XCTUnwrap(map.layer(named: "intersections"))
+        // The test's own count: kept named highway ways (as StreetNetwork keeps them) through each node.
+        var legs: [Int64: Int] = [:], names: [Int64: Set<String>] = [:], ways: [Int64: Int] = [:]
+        let present = Set(built.data.nodes.map(\.id))
+        for way in built.data.ways {
+            guard let highway = way.tag("highway"), StreetClass.isKept(highway, includePaths: false),
+                  let name = way.tag("name") ?? way.tag("ref") else { continue }
+            // A leg leaves the node toward each neighbour along the way that the extract holds.
+            var counted = Set<Int64>()
+            for (index, node) in way.nodeIDs.enumerated() where present.contains(node) {
+                let before = index > 0 && present.contains(way.nodeIDs[index - 1]) ? 1 : 0
+                let after = index + 1 < way.nodeIDs.count && present.contains(way.nodeIDs[index + 1]) ? 1 : 0
+                legs[node, default: 0] += before + after
+                // A street is a name and a class; a way counts at every node of it the file holds.
+                if before + after > 0 { names[node, default: []].insert(name + "\u{1}" + highway) }
+                if counted.insert(node).inserted { ways[node, default: 0] += 1 }
+            }
+        }
+        let expected = Set(ways.filter { $0.value >= 2 && (legs[$0.key, default: 0] >= 3 || names[$0.key, default: []].count >= 2) }.keys)
+        XCTAssertEqual(layer.featureCount, built.network.intersections.count)
+        XCTAssertEqual(Set(built.network.intersections.map(\.node.id)), expected)
+        print("intersections: \(expected.count) shared nodes, \(built.summary.mainIntersections) main; two or more street names at \(expected.filter { names[$0, default: []].count >= 2 }.count)")
+        // Every stored intersection is where its node is, to the map's precision.
+        for intersection in built.network.intersections.prefix(200) {
+            let found = layer.nearestPoints(latitude: intersection.node.latitude, longitude: intersection.node.longitude, within: 0.05)
+            let names = Set(intersection.legs.map { built.network.streets[$0.street].name }).sorted()
+            XCTAssertTrue(found.contains { $0.feature.id == names.joined(separator: MapLocationSource.streetSeparator) }, "\(intersection.node.id)")
+        }
+    }
+}

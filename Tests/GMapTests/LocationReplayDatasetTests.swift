@@ -1,4 +1,5 @@
 import XCTest
+import Dispatch
 import GMap
 import GMapBuilder
 
@@ -116,11 +117,11 @@ final class LocationReplayDatasetTests: XCTestCase {
     struct Result { var changes: Int; var givenChanges: Int; var correct: Int; var counted: Int; var fixes: Int }
 
     /// Replays `steps` with Gaussian noise `sigma` metres (Box–Muller from a fixed SplitMix64 state).
-    static func replay(_ steps: [Step], source: NetworkLocationSource, network: StreetNetwork, sigma: Double, seed: UInt64,
-                       throttle: LocationContext<NetworkLocationSource>.Throttle) -> Result {
+    static func replay<Source: LocationSource>(_ steps: [Step], source: Source, network: StreetNetwork, sigma: Double, seed: UInt64,
+                                               throttle: LocationContext<Source>.Throttle, timings: UnsafeMutablePointer<[Double]>? = nil) -> Result {
         var random = OracleCheck.SplitMix(state: seed)
         func uniform() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
-        var options = LocationContext<NetworkLocationSource>.Options()
+        var options = LocationContext<Source>.Options()
         options.throttle = throttle
         var context = LocationContext(source: source, options: options)
         var result = Result(changes: 0, givenChanges: 0, correct: 0, counted: 0, fixes: 0)
@@ -129,7 +130,10 @@ final class LocationReplayDatasetTests: XCTestCase {
             let radius = sigma * (-2 * log(max(uniform(), 1e-300))).squareRoot(), angle = 2 * Double.pi * uniform()
             let north = radius * cos(angle), east = radius * sin(angle)
             let latitude = step.latitude + north / 111_320, longitude = step.longitude + east / (111_320 * cos(step.latitude * Double.pi / 180))
-            let sense = context.update(LocationFix(latitude: latitude, longitude: longitude, time: Double(second), course: step.course))
+            let fix = LocationFix(latitude: latitude, longitude: longitude, time: Double(second), course: step.course)
+            let start = DispatchTime.now().uptimeNanoseconds
+            let sense = context.update(fix)
+            timings?.pointee.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
             let road = context.currentRoad
             if let road, let previous = last, road != previous { result.changes += 1 }
             if let road { last = road }
@@ -182,5 +186,36 @@ final class LocationReplayDatasetTests: XCTestCase {
         let first = Self.replay(steps, source: source, network: network, sigma: 5, seed: 1, throttle: .none)
         XCTAssertEqual(again.changes, first.changes)
         XCTAssertEqual(again.correct, first.correct)
+    }
+
+    /// The same walk answered from the location map (format 3.1) instead of the in-memory network:
+    /// the same thresholds, the same answers as the oracle source, and `update`'s time per fix.
+    func testReplayedWalkOnTheMap() throws {
+        let data = try OSMPBFReader.read(path: try OSMPBFDatasetTests.extract("Helsinki.osm.pbf").path)
+        let network = StreetNetwork(data)
+        let oracle = NetworkLocationSource(network: network, places: OSMPlaces(data))
+        let map = try GMap(bytes: try LocationMapBuilder.build(data).bytes)
+        let source = try XCTUnwrap(MapLocationSource(map: map))
+        let steps = Self.steps(try Self.walk(network))
+        var timings: [Double] = []
+        var unthrottled: [Result] = [], throttled: [Result] = []
+        for seed: UInt64 in [1, 2, 3, 4, 5] {
+            unthrottled.append(Self.replay(steps, source: source, network: network, sigma: 5, seed: seed, throttle: .none, timings: &timings))
+            throttled.append(Self.replay(steps, source: source, network: network, sigma: 5, seed: seed, throttle: .timeOrDistance(seconds: 15, metres: 10)))
+        }
+        let correct = unthrottled.map { Double($0.correct) / Double($0.counted) }.reduce(0, +) / 5
+        let changes = Double(unthrottled.map(\.changes).reduce(0, +)) / 5
+        let givenChanges = Double(throttled.map(\.givenChanges).reduce(0, +)) / 5
+        timings.sort()
+        let p50 = timings[timings.count / 2], p99 = timings[timings.count * 99 / 100]
+        print(String(format: "replay on the map, σ = 5 m: %.2f %% correct farther than 30 m from junctions, %.1f street changes unthrottled, %.1f throttled (mean of 5); update p50 %.1f µs, p99 %.1f µs over %d fixes",
+                     correct * 100, changes, givenChanges, p50, p99, timings.count))
+        XCTAssertGreaterThanOrEqual(correct, 0.985)
+        XCTAssertLessThanOrEqual(changes, 20)
+        XCTAssertLessThanOrEqual(givenChanges, 16)
+        // The map answers as the brute-force source does (positions differ by at most 1 cm).
+        let network5 = Self.replay(steps, source: oracle, network: network, sigma: 5, seed: 1, throttle: .none)
+        XCTAssertEqual(unthrottled[0].changes, network5.changes)
+        XCTAssertEqual(unthrottled[0].correct, network5.correct)
     }
 }

@@ -104,10 +104,10 @@ public struct LocationContext<Source: LocationSource> {
 
     /// The sense at `fix`, updating the road kept.
     mutating func sense(at fix: LocationFix) -> LocationSense {
-        let reach = max(options.roadDistance, options.placeDistance)
-        let roads = source.roads(latitude: fix.latitude, longitude: fix.longitude, within: reach)
+        // Roads close enough to be along first; the nearest farther road only when the answer needs it.
+        let close = source.roads(latitude: fix.latitude, longitude: fix.longitude, within: options.roadDistance)
         let nearestPlace = source.places(latitude: fix.latitude, longitude: fix.longitude, within: options.placeDistance, limit: 1).first
-        var along = roads.filter { $0.distance < options.roadDistance }
+        var along = close.filter { $0.distance < options.roadDistance }
         // With a direction, roads that run that way come first (nearest first among them): walking
         // along one street past the end of another, the one walked is the one the course follows.
         if options.alignment, let direction = fix.direction?.degrees {
@@ -116,8 +116,7 @@ public struct LocationContext<Source: LocationSource> {
         }
         var road = along.first
         if options.sticky, let previous = currentRoad, let kept = along.first(where: { $0.name == previous }), kept.name != road?.name {
-            let junctions = source.intersections(latitude: fix.latitude, longitude: fix.longitude, within: options.junctionDistance)
-            if !junctions.isEmpty { road = kept }
+            if source.hasIntersection(latitude: fix.latitude, longitude: fix.longitude, within: options.junctionDistance) { road = kept }
         }
         currentRoad = road?.name
         if let road {
@@ -126,8 +125,11 @@ public struct LocationContext<Source: LocationSource> {
         if let area = source.areas(latitude: fix.latitude, longitude: fix.longitude).first {
             return .inside(area: area, nearestPlace: nearestPlace)
         }
-        if roads.isEmpty && nearestPlace == nil { return .unknown }
-        return .other(nearestRoad: roads.first, nearestPlace: nearestPlace)
+        let reach = max(options.roadDistance, options.placeDistance)
+        let nearestRoad = close.first ?? (reach > options.roadDistance
+            ? source.roads(latitude: fix.latitude, longitude: fix.longitude, within: reach).first : nil)
+        if nearestRoad == nil && nearestPlace == nil { return .unknown }
+        return .other(nearestRoad: nearestRoad, nearestPlace: nearestPlace)
     }
 
     /// Whether a road whose segment points `roadDirection` runs along `direction` (either way) within `angle` degrees.
@@ -139,9 +141,8 @@ public struct LocationContext<Source: LocationSource> {
     /// The nearest main intersection on `road` within reach and within the angle of the fix's direction.
     func intersectionAhead(on road: String, at fix: LocationFix) -> IntersectionMatch? {
         guard let direction = fix.direction?.degrees else { return nil }
-        return source.intersections(latitude: fix.latitude, longitude: fix.longitude, within: options.intersectionDistance).first { match in
-            match.isMain && match.streetNames.contains(road) && Compass.difference(match.bearing, direction) <= options.aheadAngle
-        }
+        return source.intersectionAhead(on: road, latitude: fix.latitude, longitude: fix.longitude, within: options.intersectionDistance,
+                                        direction: direction, angle: options.aheadAngle)
     }
 }
 

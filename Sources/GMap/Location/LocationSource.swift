@@ -103,6 +103,27 @@ public protocol LocationSource {
     func places(latitude: Double, longitude: Double, within radius: Double, limit: Int) -> [NearbyPlace]
     /// Named areas that contain the point, smallest first.
     func areas(latitude: Double, longitude: Double) -> [NearbyPlace]
+    /// The nearest intersection within `radius` metres that is main (``IntersectionMatch/isMain``),
+    /// has `road` among its streets and lies within `angle` degrees of `direction` (its bearing
+    /// from the point): the first such of ``intersections(latitude:longitude:within:)``. A default
+    /// implementation filters that list; a source may answer faster.
+    func intersectionAhead(on road: String, latitude: Double, longitude: Double, within radius: Double,
+                           direction: Double, angle: Double) -> IntersectionMatch?
+    /// Whether some intersection lies within `radius` metres. The default asks ``intersections(latitude:longitude:within:)``.
+    func hasIntersection(latitude: Double, longitude: Double, within radius: Double) -> Bool
+}
+
+extension LocationSource {
+    public func intersectionAhead(on road: String, latitude: Double, longitude: Double, within radius: Double,
+                                  direction: Double, angle: Double) -> IntersectionMatch? {
+        intersections(latitude: latitude, longitude: longitude, within: radius).first { match in
+            match.isMain && match.streetNames.contains(road) && Compass.difference(match.bearing, direction) <= angle
+        }
+    }
+
+    public func hasIntersection(latitude: Double, longitude: Double, within radius: Double) -> Bool {
+        !intersections(latitude: latitude, longitude: longitude, within: radius).isEmpty
+    }
 }
 
 /// Compass words and angles.

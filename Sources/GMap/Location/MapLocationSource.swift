@@ -86,4 +86,39 @@ public struct MapLocationSource: LocationSource {
             NearbyPlace(name: feature.property("name") ?? feature.id, category: feature.property("category") ?? "", distance: 0, bearing: 0)
         }
     }
+
+    /// Walks the intersections in planar order and measures on the ellipsoid only those that pass
+    /// the cheap tests (planar bearing within a degree of the angle, the `main` flag, the road's
+    /// name in the id): the answer of the default implementation, without building every match.
+    public func intersectionAhead(on road: String, latitude: Double, longitude: Double, within radius: Double,
+                                  direction: Double, angle: Double) -> IntersectionMatch? {
+        guard let layer = intersectionLayer, layer.geometryKind == .points, Quantizer.isValid(latitude: latitude, longitude: longitude),
+              radius.isFinite, radius >= 0 else { return nil }
+        let candidates = layer.pointCandidates(plane: LocalPlane(latitude: latitude, longitude: longitude), within: radius)
+        var found: [IntersectionMatch] = []
+        let roadBytes = Array(road.utf8)
+        for candidate in candidates {
+            if let best = found.first, candidate.squared.squareRoot() > best.distance * GMap.planarSlack + 0.05 { break }
+            let planarBearing = Compass.normalised(Trigonometry.atan2(candidate.east, candidate.north) * 180 / Double.pi)
+            guard candidate.squared < 1 || Compass.difference(planarBearing, direction) <= angle + 1 else { continue }
+            let feature = Feature(map: layer, index: candidate.feature)
+            guard let main = feature.propertyValueBytes(forKey: "main"), main.elementsEqual("yes".utf8),
+                  Self.streetNames(of: feature.idBytes).contains(roadBytes) else { continue }
+            let match = layer.pointMatch(candidate, from: latitude, longitude)
+            guard match.distance <= radius, Compass.difference(match.bearing, direction) <= angle else { continue }
+            found.append(IntersectionMatch(streetNames: Self.streetNames(of: feature.id), distance: match.distance, bearing: match.bearing, isMain: true))
+            found.sort { ($0.distance, $0.streetNames.joined(separator: "\u{1}")) < ($1.distance, $1.streetNames.joined(separator: "\u{1}")) }
+        }
+        return found.first
+    }
+
+    public func hasIntersection(latitude: Double, longitude: Double, within radius: Double) -> Bool {
+        guard let layer = intersectionLayer else { return false }
+        return !layer.nearestPoints(latitude: latitude, longitude: longitude, within: radius, limit: 1).isEmpty
+    }
+
+    /// The street names in an intersection's id bytes, split at ``streetSeparator``.
+    static func streetNames(of id: UnsafeRawBufferPointer) -> [[UInt8]] {
+        streetNames(of: String(decoding: id, as: UTF8.self)).map { Array($0.utf8) }
+    }
 }

@@ -105,8 +105,9 @@ extension GMap {
         let plane = LocalPlane(latitude: latitude, longitude: longitude)
         let q = quantizer, box = SearchBox(latitude: latitude, longitude: longitude, radius: radius, quantizer: q)
         let reach = radius * Self.planarSlack + 1, reach2 = reach * reach
-        // Per feature: the best squared distance and its segment (ascending feature order is not needed).
+        // Per feature (by its index in `position`): the best squared distance and its segment.
         var best: [(feature: Int, squared: Double, t: Double, a: (x: Int64, y: Int64), b: (x: Int64, y: Int64))] = []
+        var position = [Int32](repeating: -1, count: featureCount)
         var slots: [Int] = []
         let unitsPerDegree = Double(q.unitsPerDegree)
         DirectoryWalker(storage: storage).walk(south: box.south, north: box.north, meeting: box.meets) { tile in
@@ -122,18 +123,23 @@ extension GMap {
                 while pending != 0 {
                     let slot = pending.trailingZeroBitCount
                     pending &= pending &- 1
-                    guard slot < slots.count else { continue }
-                    let feature = slots[slot]
-                    if let index = best.firstIndex(where: { $0.feature == feature }) {
+                    guard slot < slots.count, slots[slot] < position.count else { continue }
+                    let feature = slots[slot], index = Int(position[feature])
+                    if index >= 0 {
                         if found.squared < best[index].squared { best[index] = (feature, found.squared, found.t, (ax, ay), (bx, by)) }
                     } else {
+                        position[feature] = Int32(best.count)
                         best.append((feature, found.squared, found.t, (ax, ay), (bx, by)))
                     }
                 }
             })
         }
+        best.sort { ($0.squared, $0.feature) < ($1.squared, $1.feature) }
         var matches: [LineMatch] = []
         for candidate in best {
+            // Planar order is geodesic order to well within 1 %: once `limit` matches are in hand,
+            // a candidate beyond the last of them (with that margin) cannot displace it.
+            if matches.count >= limit, let last = matches.last, candidate.squared.squareRoot() > last.distance * Self.planarSlack + 0.05 { break }
             let aLatitude = Double(candidate.a.y) / unitsPerDegree, aLongitude = Double(candidate.a.x) / unitsPerDegree
             let bLatitude = Double(candidate.b.y) / unitsPerDegree, bLongitude = Double(candidate.b.x) / unitsPerDegree
             var dLongitude = bLongitude - aLongitude
@@ -146,9 +152,71 @@ extension GMap {
             let direction = Compass.bearing(fromLatitude: aLatitude, longitude: aLongitude, toLatitude: bLatitude, longitude: bLongitude)
             matches.append(LineMatch(feature: Feature(map: self, index: candidate.feature), distance: distance,
                                      latitude: pointLatitude, longitude: pointLongitude, direction: direction))
+            if matches.count >= limit {
+                matches.sort { ($0.distance, $0.feature.index) < ($1.distance, $1.feature.index) }
+                if matches.count > limit { matches.removeLast() }
+            }
         }
         matches.sort { ($0.distance, $0.feature.index) < ($1.distance, $1.feature.index) }
         return Array(matches.prefix(limit))
+    }
+
+    /// The points of this layer (a layer of points) whose planar distance in `plane` is within
+    /// `radius` (with the planar slack), each feature once at its nearest point, nearest first by
+    /// planar distance: what ``nearestPoints(latitude:longitude:within:limit:)`` ranks.
+    func pointCandidates(plane: LocalPlane, within radius: Double, limit: Int = Int.max) -> [(feature: Int, squared: Double, x: Int64, y: Int64, east: Double, north: Double)] {
+        let q = quantizer, box = SearchBox(latitude: plane.latitude, longitude: plane.longitude, radius: radius, quantizer: q)
+        let reach = radius * Self.planarSlack + 1, reach2 = reach * reach
+        let unitsPerDegree = Double(q.unitsPerDegree)
+        // The record leaves meeting the box, nearest first (planar distance from the point to the leaf).
+        var leaves: [(distance: Double, tile: LocatedTile)] = []
+        let x = q.units(plane.longitude), y = q.units(plane.latitude)
+        DirectoryWalker(storage: storage).walk(south: box.south, north: box.north, meeting: box.meets) { tile in
+            guard TileEntry.kind(of: tile.entry) == TileEntry.recordKind else { return }
+            let nearestX = min(max(x, tile.bounds.west), tile.bounds.east), nearestY = min(max(y, tile.bounds.south), tile.bounds.north)
+            let p = plane.project(latitude: Double(nearestY) / unitsPerDegree, longitude: Double(nearestX) / unitsPerDegree)
+            leaves.append(((p.x * p.x + p.y * p.y).squareRoot(), tile))
+        }
+        if limit < Int.max { leaves.sort { $0.distance < $1.distance } }
+        var best: [(feature: Int, squared: Double, x: Int64, y: Int64, east: Double, north: Double)] = []
+        var position = [Int32](repeating: -1, count: featureCount)
+        var slots: [Int] = []
+        for leaf in leaves {
+            // With `limit` candidates in hand, a leaf farther than the limit-th (with a unit of
+            // slack for the rounding of its corner) cannot hold a nearer one.
+            if best.count >= limit {
+                var distances = best.map(\.squared)
+                distances.sort()
+                if leaf.distance > distances[limit - 1].squareRoot() + 0.5 { break }
+            }
+            var reader = TileRecordReader(storage: storage, entry: leaf.tile.entry, bounds: leaf.tile.bounds)
+            slots.removeAll(keepingCapacity: true)
+            reader.walkPoints(checkingVertices: false, slot: { slots.append($0) }, point: { slot, x, y in
+                let p = plane.project(latitude: Double(y) / unitsPerDegree, longitude: Double(x) / unitsPerDegree)
+                let squared = p.x * p.x + p.y * p.y
+                guard squared <= reach2, slot < slots.count, slots[slot] < position.count else { return }
+                let feature = slots[slot], index = Int(position[feature])
+                if index >= 0 {
+                    if squared < best[index].squared { best[index] = (feature, squared, x, y, p.x, p.y) }
+                } else {
+                    position[feature] = Int32(best.count)
+                    best.append((feature, squared, x, y, p.x, p.y))
+                }
+            })
+        }
+        best.sort { ($0.squared, $0.feature) < ($1.squared, $1.feature) }
+        return best
+    }
+
+    /// The geodesic match of a point candidate.
+    func pointMatch(_ candidate: (feature: Int, squared: Double, x: Int64, y: Int64, east: Double, north: Double),
+                    from latitude: Double, _ longitude: Double) -> PointMatch {
+        let unitsPerDegree = Double(quantizer.unitsPerDegree)
+        let pointLatitude = Double(candidate.y) / unitsPerDegree, pointLongitude = Double(candidate.x) / unitsPerDegree
+        return PointMatch(feature: Feature(map: self, index: candidate.feature),
+                          distance: Geodesic.distance(latitude: latitude, longitude: longitude, toLatitude: pointLatitude, longitude: pointLongitude),
+                          bearing: Compass.bearing(fromLatitude: latitude, longitude: longitude, toLatitude: pointLatitude, longitude: pointLongitude),
+                          latitude: pointLatitude, longitude: pointLongitude)
     }
 
     /// The point features of this layer (a layer of points, format 3.1) within `radius` metres of
@@ -158,36 +226,19 @@ extension GMap {
     public func nearestPoints(latitude: Double, longitude: Double, within radius: Double, limit: Int = Int.max) -> [PointMatch] {
         guard layout.geometry == GeometryKind.points.rawValue, Quantizer.isValid(latitude: latitude, longitude: longitude),
               radius.isFinite, radius >= 0, limit > 0 else { return [] }
-        let plane = LocalPlane(latitude: latitude, longitude: longitude)
-        let q = quantizer, box = SearchBox(latitude: latitude, longitude: longitude, radius: radius, quantizer: q)
-        let reach = radius * Self.planarSlack + 1, reach2 = reach * reach
-        var best: [(feature: Int, squared: Double, x: Int64, y: Int64)] = []
-        var slots: [Int] = []
-        let unitsPerDegree = Double(q.unitsPerDegree)
-        DirectoryWalker(storage: storage).walk(south: box.south, north: box.north, meeting: box.meets) { tile in
-            guard TileEntry.kind(of: tile.entry) == TileEntry.recordKind else { return }
-            var reader = TileRecordReader(storage: storage, entry: tile.entry, bounds: tile.bounds)
-            slots.removeAll(keepingCapacity: true)
-            reader.walkPoints(checkingVertices: false, slot: { slots.append($0) }, point: { slot, x, y in
-                let p = plane.project(latitude: Double(y) / unitsPerDegree, longitude: Double(x) / unitsPerDegree)
-                let squared = p.x * p.x + p.y * p.y
-                guard squared <= reach2, slot < slots.count else { return }
-                let feature = slots[slot]
-                if let index = best.firstIndex(where: { $0.feature == feature }) {
-                    if squared < best[index].squared { best[index] = (feature, squared, x, y) }
-                } else {
-                    best.append((feature, squared, x, y))
-                }
-            })
-        }
+        // Planar candidates, with room for the geodesic re-ranking near the limit-th.
+        let wanted = limit < Int.max / 2 ? limit * 2 + 2 : Int.max
+        let candidates = pointCandidates(plane: LocalPlane(latitude: latitude, longitude: longitude), within: radius, limit: wanted)
         var matches: [PointMatch] = []
-        for candidate in best {
-            let pointLatitude = Double(candidate.y) / unitsPerDegree, pointLongitude = Double(candidate.x) / unitsPerDegree
-            let distance = Geodesic.distance(latitude: latitude, longitude: longitude, toLatitude: pointLatitude, longitude: pointLongitude)
-            guard distance <= radius else { continue }
-            let bearing = Compass.bearing(fromLatitude: latitude, longitude: longitude, toLatitude: pointLatitude, longitude: pointLongitude)
-            matches.append(PointMatch(feature: Feature(map: self, index: candidate.feature), distance: distance, bearing: bearing,
-                                      latitude: pointLatitude, longitude: pointLongitude))
+        for candidate in candidates {
+            if matches.count >= limit, let last = matches.last, candidate.squared.squareRoot() > last.distance * Self.planarSlack + 0.05 { break }
+            let match = pointMatch(candidate, from: latitude, longitude)
+            guard match.distance <= radius else { continue }
+            matches.append(match)
+            if matches.count >= limit {
+                matches.sort { ($0.distance, $0.feature.index) < ($1.distance, $1.feature.index) }
+                if matches.count > limit { matches.removeLast() }
+            }
         }
         matches.sort { ($0.distance, $0.feature.index) < ($1.distance, $1.feature.index) }
         return Array(matches.prefix(limit))

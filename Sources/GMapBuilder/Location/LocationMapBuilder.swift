@@ -2,7 +2,8 @@ import GMap
 
 /// What `gmap build --osm` made and counted.
 public struct LocationMapSummary: Sendable {
-    /// Streets written (one line feature per name and class, ways joined at shared ends).
+    /// Streets written (one line feature per name and class, ways joined at shared ends; a street of
+    /// which the extract holds single nodes only is left out).
     public var roads = 0
     /// Named highway ways those streets were made of.
     public var roadWays = 0
@@ -113,7 +114,7 @@ public enum LocationMapBuilder {
         if intersections.featureCount > 0 { try map.addLayer(named: Name.intersections, intersections) }
         let (bytes, reports) = try map.finish()
 
-        summary.roads = network.streets.count
+        summary.roads = roads.featureCount
         summary.roadWays = network.streets.reduce(0) { $0 + $1.wayIDs.count }
         summary.areas = places.areas.count
         summary.places = placeLayer.featureCount
