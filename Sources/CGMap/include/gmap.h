@@ -127,7 +127,9 @@ int32_t gmap_feature_property_copy(const gmap_map *map, uint32_t feature, const 
    Returns GMAP_OK; GMAP_NOT_FOUND when nothing is known within 200 m (the text is then
    "Nothing known nearby."); GMAP_ERROR_NO_ROAD_LAYER; GMAP_ERROR_BUFFER_TOO_SMALL; or
    GMAP_ERROR_ARGUMENT (NULL map, NULL buffer with a capacity, invalid coordinates). Unlike the
-   lookups, it allocates (the sentences are built on the heap and freed before it returns). */
+   lookups, it allocates (the sentences are built on the heap and freed before it returns), and
+   in an Embedded Swift build it needs the stdlib's Unicode data tables (street names are compared
+   as Swift strings): about 61 KB of armv7em .text with gmap_open_buffer and gmap_close. */
 int32_t gmap_where(const gmap_map *map, double latitude, double longitude, double heading,
                    char *buffer, size_t capacity, size_t *length);
 
