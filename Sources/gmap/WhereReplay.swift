@@ -13,9 +13,9 @@ struct WhereReplay {
 
     /// Replays the track on `source`: exit 0, or 2 when a line could not be read (each is named on
     /// stderr with its number, and skipped).
-    func run(source: MapLocationSource) throws -> Int32 {
+    func run<Source: LocationSource>(source: Source) throws -> Int32 {
         var reader = try lineReader()
-        var options = LocationContext<MapLocationSource>.Options()
+        var options = LocationContext<Source>.Options()
         if every { options.throttle = .none }
         var context = LocationContext(source: source, options: options)
         let output = StandardOutput.shared
