@@ -39,6 +39,17 @@ public struct BuildOptions: Sendable, Equatable {
     /// The default options.
     public init() {}
 
+    /// Checks the tiling options: split factor 2…16, depth 0…12, at least one edge per tile, a
+    /// tile size above 0 and at most 20°.
+    public func validate() throws {
+        guard splitFactor >= 2, splitFactor <= 16 else { throw BuildError("--split must be between 2 and 16") }
+        guard maximumDepth >= 0, maximumDepth <= 12 else { throw BuildError("--max-depth must be between 0 and 12") }
+        guard maximumEdgesPerTile >= 1 else { throw BuildError("--max-edges must be at least 1") }
+        if let size = tileSize {
+            guard size >= 1, size <= 20 * quantizer.unitsPerDegree else { throw BuildError("--tile-size must be more than 0 and at most 20 degrees") }
+        }
+    }
+
     /// The candidate tile sizes, in degrees, that the automatic choice picks from.
     public static let candidateTileDegrees: [Double] = [1.0 / 64, 1.0 / 32, 1.0 / 16, 1.0 / 8, 0.25, 0.5, 1, 2, 4, 8, 16]
     /// The most top-level tiles the automatic choice allows.

@@ -19,8 +19,48 @@ public struct LayeredMapBuilder {
     /// The name a single-input build gives its one layer.
     public static let defaultLayerName = "default"
 
-    /// The layers added so far, in file order.
-    public private(set) var layers: [(name: String, builder: MapBuilder)] = []
+    /// What one layer is built from.
+    enum Content {
+        case polygons(MapBuilder)
+        case lines(LineLayerBuilder)
+        case points(PointLayerBuilder)
+
+        var options: BuildOptions {
+            switch self {
+            case .polygons(let builder): return builder.options
+            case .lines(let builder): return builder.options
+            case .points(let builder): return builder.options
+            }
+        }
+
+        var metadataPairs: [(String, String)] {
+            switch self {
+            case .polygons(let builder): return builder.metadataPairs
+            case .lines(let builder): return builder.metadata
+            case .points(let builder): return builder.metadata
+            }
+        }
+
+        func buildLayer(tags: LayerSectionTags, indexes: Bool, strings: inout StringPool) throws -> MapBuilder.BuiltLayer {
+            switch self {
+            case .polygons(let builder): return try builder.buildLayer(tags: tags, indexes: indexes, strings: &strings)
+            case .lines(let builder): return try builder.geometry.buildLayer(tags: tags, indexes: indexes, strings: &strings, options: builder.options)
+            case .points(let builder):
+                return try builder.geometry.buildLayer(tags: tags, indexes: indexes && builder.writesIndexes, strings: &strings, options: builder.options)
+            }
+        }
+    }
+
+    /// Every layer added so far, in file order.
+    private var contents: [(name: String, content: Content)] = []
+
+    /// The polygon layers added so far, in file order (layers of lines and points are not listed).
+    public var layers: [(name: String, builder: MapBuilder)] {
+        contents.compactMap { entry in
+            if case .polygons(let builder) = entry.content { return (entry.name, builder) }
+            return nil
+        }
+    }
 
     /// An empty map.
     public init() {}
@@ -28,24 +68,39 @@ public struct LayeredMapBuilder {
     /// Adds a layer. Names must be non-empty, distinct and at most 255 bytes; every layer must use
     /// the first layer's quantization; a file holds at most ``FormatLayout/maximumLayerCount`` layers.
     public mutating func addLayer(named name: String, _ builder: MapBuilder) throws {
+        try add(name, .polygons(builder))
+    }
+
+    /// Adds a layer of lines (format 3.1), under the same rules as a polygon layer.
+    public mutating func addLayer(named name: String, _ builder: LineLayerBuilder) throws {
+        try add(name, .lines(builder))
+    }
+
+    /// Adds a layer of points (format 3.1), under the same rules as a polygon layer.
+    public mutating func addLayer(named name: String, _ builder: PointLayerBuilder) throws {
+        try add(name, .points(builder))
+    }
+
+    private mutating func add(_ name: String, _ content: Content) throws {
         guard !name.isEmpty, name.utf8.count <= 255 else { throw BuildError("a layer name must be 1 to 255 bytes long") }
-        guard !layers.contains(where: { $0.name == name }) else { throw BuildError("the layer name \"\(name)\" is used twice") }
-        guard layers.count < FormatLayout.maximumLayerCount else { throw BuildError("a map holds at most \(FormatLayout.maximumLayerCount) layers") }
-        if let first = layers.first {
-            guard first.builder.options.quantizer == builder.options.quantizer else { throw BuildError("every layer must have the same --precision") }
+        guard !contents.contains(where: { $0.name == name }) else { throw BuildError("the layer name \"\(name)\" is used twice") }
+        guard contents.count < FormatLayout.maximumLayerCount else { throw BuildError("a map holds at most \(FormatLayout.maximumLayerCount) layers") }
+        if let first = contents.first {
+            guard first.content.options.quantizer == content.options.quantizer else { throw BuildError("every layer must have the same --precision") }
         }
-        layers.append((name, builder))
+        contents.append((name, content))
     }
 
     /// Builds the file: its bytes and one report per layer (the file's length in each report's ``BuildReport/byteCount``).
     public func finish() throws -> (bytes: [UInt8], reports: [BuildReport]) {
-        guard let first = layers.first else { throw BuildError("a map needs at least one layer") }
-        let options = first.builder.options
+        guard let first = contents.first else { throw BuildError("a map needs at least one layer") }
+        let layers = contents
+        let options = first.content.options
         let indexes = options.writesLayerIndexes
         let major = options.formatMajorVersion
         guard major == 2 || major == 3 else { throw BuildError("format \(major) cannot be written: this builder writes 3 (the default) and 2") }
         guard indexes || layers.count == 1 else { throw BuildError("a map of several layers needs a layer table (format 3 or 2.1)") }
-        guard layers.allSatisfy({ $0.builder.options.formatMajorVersion == major }) else { throw BuildError("every layer must have the same format version") }
+        guard layers.allSatisfy({ $0.content.options.formatMajorVersion == major }) else { throw BuildError("every layer must have the same format version") }
         var strings = StringPool()
         var writer = MapWriter()
         var reports: [BuildReport] = []
@@ -55,7 +110,7 @@ public struct LayeredMapBuilder {
             let tags = LayerSectionTags.standard(layer: index)
             let built: MapBuilder.BuiltLayer
             do {
-                built = try layer.builder.buildLayer(tags: tags, indexes: indexes, strings: &strings)
+                built = try layer.content.buildLayer(tags: tags, indexes: indexes, strings: &strings)
             } catch let error as BuildError where layers.count > 1 {
                 throw BuildError("layer \(layer.name): \(error.description)")
             }
@@ -64,7 +119,10 @@ public struct LayeredMapBuilder {
             grid = grid ?? built.report.grid
             if indexes {
                 let name = try strings.intern(layer.name)
-                for value in [name.offset, name.length, tags.grid, tags.tiles, tags.features, tags.properties, tags.labels, tags.names] {
+                // A layer built without label points and names records tag 0 for them.
+                let written = Set(built.sections.map(\.tag))
+                let labels = written.contains(tags.labels) ? tags.labels : 0, names = written.contains(tags.names) ? tags.names : 0
+                for value in [name.offset, name.length, tags.grid, tags.tiles, tags.features, tags.properties, labels, names] {
                     layerRecords.appendLittleEndian(value)
                 }
             }
@@ -80,12 +138,15 @@ public struct LayeredMapBuilder {
         let simplifications = zip(layers, reports).compactMap { layer, report in
             report.simplification.map { (layers.count == 1 ? "" : layer.name, $0.summary) }
         }
-        let metadata = try first.builder.metadataSection(strings: &strings, grid: grid ?? reports[0].grid, simplifications: simplifications)
+        let metadata = try MetadataWriter.section(pairs: first.content.metadataPairs, options: options, grid: grid ?? reports[0].grid,
+                                                  simplifications: simplifications, strings: &strings)
         writer.add(.metadata, metadata)
         writer.add(.strings, strings.bytes)
         reports[0].sectionSizes.append(("META", metadata.count))
         reports[0].sectionSizes.append(("STRS", strings.bytes.count))
-        let minor = major >= 3 ? FormatLayout.minorVersion
+        // A layer of lines or points makes the file 3.1; polygons alone stay 3.0, byte for byte.
+        let hasOpenGeometry = layers.contains { if case .polygons = $0.content { return false } else { return true } }
+        let minor = major >= 3 ? (hasOpenGeometry ? FormatLayout.minorVersionWithLinesAndPoints : FormatLayout.minorVersion)
             : indexes ? FormatLayout.minorVersionWithLayers : FormatLayout.minorVersionWithoutLayers
         let bytes = writer.bytes(quantizer: options.quantizer, majorVersion: major, minorVersion: minor)
         for index in reports.indices { reports[index].byteCount = bytes.count }

@@ -45,12 +45,7 @@ public struct MapBuilder {
 
     /// A builder with these options.
     public init(options: BuildOptions) throws {
-        guard options.splitFactor >= 2, options.splitFactor <= 16 else { throw BuildError("--split must be between 2 and 16") }
-        guard options.maximumDepth >= 0, options.maximumDepth <= 12 else { throw BuildError("--max-depth must be between 0 and 12") }
-        guard options.maximumEdgesPerTile >= 1 else { throw BuildError("--max-edges must be at least 1") }
-        if let size = options.tileSize {
-            guard size >= 1, size <= 20 * options.quantizer.unitsPerDegree else { throw BuildError("--tile-size must be more than 0 and at most 20 degrees") }
-        }
+        try options.validate()
         self.options = options
     }
 
@@ -135,7 +130,7 @@ public struct MapBuilder {
             grid.maximumDepth = Int64(counts.deepestSplit)
             grid.subdirectoryCount = Int64(encoder.nodeCount)
             grid.topForm = TopDirectoryWriter.form(for: options.topDirectory, tiles: directory.count, tileBytes: encoder.blob.count)
-            let gridBytes = gridSection(grid, directory: directory, subdirectories: [], nodes: true)
+            let gridBytes = GridSectionWriter.bytes(grid, directory: directory, subdirectories: [], nodes: true, geometry: .polygons)
             sections.append((tags.grid, gridBytes))
             sections.append((tags.tiles, encoder.blob))
             tileBytes = encoder.breakdown(gridBytes: gridBytes.count)
@@ -145,10 +140,10 @@ public struct MapBuilder {
             counts = encoder.counts
             grid.maximumDepth = Int64(counts.deepestSplit)
             grid.subdirectoryCount = Int64(encoder.subdirectoryCount)
-            sections.append((tags.grid, gridSection(grid, directory: directory, subdirectories: encoder.subdirectories, nodes: false)))
+            sections.append((tags.grid, GridSectionWriter.bytes(grid, directory: directory, subdirectories: encoder.subdirectories, nodes: false, geometry: .polygons)))
             sections.append((tags.tiles, encoder.records))
         }
-        let (featureBytes, propertyBytes) = try featureSections(order: order, strings: &strings)
+        let (featureBytes, propertyBytes) = try FeatureTableWriter.sections(ids: polygons.ids, properties: polygons.properties, boxes: polygons.boxes, areas: polygons.areas, order: order, strings: &strings)
         sections.append((tags.features, featureBytes))
         sections.append((tags.properties, propertyBytes))
         if indexes {
@@ -221,66 +216,20 @@ public struct MapBuilder {
         }
     }
 
-    /// `GRID`: the fixed part, the top-level directory and (format 2) the sub-directories. With
-    /// `nodes` (format 3) byte 26 is the geometry kind, byte 27 the directory form (`grid.topForm`:
-    /// UInt32 entries or packed), and the count at 28 is that of the directory nodes in `TILE`.
-    private func gridSection(_ grid: GridInfo, directory: [UInt32], subdirectories: [UInt32], nodes: Bool) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.appendLittleEndian(Int32(grid.originX))
-        bytes.appendLittleEndian(Int32(grid.originY))
-        bytes.appendLittleEndian(UInt32(grid.tileWidth))
-        bytes.appendLittleEndian(UInt32(grid.tileHeight))
-        bytes.appendLittleEndian(UInt32(grid.columns))
-        bytes.appendLittleEndian(UInt32(grid.rows))
-        bytes.append(UInt8(grid.splitFactor))
-        bytes.append(UInt8(grid.maximumDepth))
-        bytes.append(nodes ? GeometryKind.polygons.rawValue : 0)
-        let topForm = nodes ? grid.topForm : FormatLayout.TopForm.entries
-        bytes.append(topForm)
-        bytes.appendLittleEndian(UInt32(grid.subdirectoryCount))
-        bytes.append(contentsOf: TopDirectoryWriter.bytes(directory, form: topForm))
-        for entry in subdirectories { bytes.appendLittleEndian(entry) }
-        return bytes
-    }
-
-    private func featureSections(order: [Int], strings: inout StringPool) throws -> ([UInt8], [UInt8]) {
-        var features: [UInt8] = [], properties: [UInt8] = []
-        features.appendLittleEndian(UInt32(order.count))
-        features.appendLittleEndian(UInt32(FormatLayout.FeatureRecord.length))
-        var propertyCount: UInt32 = 0
-        var propertyRecords: [UInt8] = []
-        for source in order {
-            let id = try strings.intern(polygons.ids[source])
-            let kept = polygons.properties[source]
-            features.appendLittleEndian(id.offset)
-            features.appendLittleEndian(id.length)
-            features.appendLittleEndian(propertyCount)
-            features.appendLittleEndian(UInt32(kept.count))
-            let box = polygons.boxes[source]
-            for value in [box.west, box.south, box.east, box.north] { features.appendLittleEndian(Int32(value)) }
-            features.appendLittleEndian(polygons.areas[source].bitPattern)
-            for property in kept {
-                let key = try strings.intern(property.key), value = try strings.intern(property.value)
-                propertyRecords.appendLittleEndian(key.offset)
-                propertyRecords.appendLittleEndian(key.length)
-                propertyRecords.appendLittleEndian(value.offset)
-                propertyRecords.appendLittleEndian(value.length)
-                propertyRecords.append(property.kind.rawValue)
-                propertyRecords.append(contentsOf: [0, 0, 0])
-                propertyCount += 1
-            }
-        }
-        properties.appendLittleEndian(propertyCount)
-        properties.appendLittleEndian(UInt32(FormatLayout.PropertyRecord.length))
-        properties.append(contentsOf: propertyRecords)
-        return (features, properties)
-    }
-
     /// `META`: the recorded facts, then the options; `simplifications` are the layers' simplification
     /// summaries (name and text; the name is empty for a single-layer map).
     func metadataSection(strings: inout StringPool, grid: GridInfo, simplifications: [(layer: String, summary: String)]) throws -> [UInt8] {
+        try MetadataWriter.section(pairs: metadata, options: options, grid: grid, simplifications: simplifications, strings: &strings)
+    }
+}
+
+/// `META`: key-value pairs of text about the build.
+enum MetadataWriter {
+    /// The recorded `pairs`, then the options that shaped the file.
+    static func section(pairs recorded: [(String, String)], options: BuildOptions, grid: GridInfo,
+                        simplifications: [(layer: String, summary: String)], strings: inout StringPool) throws -> [UInt8] {
         let q = options.quantizer
-        var pairs = metadata
+        var pairs = recorded
         pairs.append(("precision", "\(1.0 / Double(q.unitsPerDegree))°, maximum position error \(formatMetres(q.maximumPositionError))"))
         for (layer, summary) in simplifications {
             pairs.append((layer.isEmpty ? "simplify" : "simplify \(layer)", summary))
@@ -301,7 +250,7 @@ public struct MapBuilder {
         return bytes
     }
 
-    private func formatMetres(_ metres: Double) -> String {
+    private static func formatMetres(_ metres: Double) -> String {
         let centimetres = (metres * 1000).rounded() / 10
         return "\(centimetres) cm"
     }

@@ -126,25 +126,8 @@ struct SharedTileEncoder: TopLevelTileEncoder {
             }
         }
         let node = blob.count
-        var payloads: [UInt64] = []
-        var kinds = [UInt8](repeating: 0, count: FormatLayout.DirectoryNode.kindBytes(factor: Int(factor)))
-        for (slot, child) in children.enumerated() {
-            kinds[slot / 4] |= UInt8(child.kind) << UInt8(2 * (slot % 4))
-            switch child.kind {
-            case TileEntry.emptyKind: continue
-            case TileEntry.coveredKind: payloads.append(UInt64(child.value))
-            default: payloads.append(UInt64(node - child.value))
-            }
-        }
-        let width = payloads.reduce(0) { max($0, 64 - $1.leadingZeroBitCount) }
-        blob.append(contentsOf: kinds)
-        blob.append(UInt8(width))
-        var packer = BitPacker()
-        for payload in payloads { packer.append(payload, width: width) }
-        let packed = packer.finish()
-        blob.append(contentsOf: packed)
+        nodeBytes += DirectoryNodeWriter.append(children: children.map { ($0.kind, $0.value) }, factor: Int(factor), to: &blob)
         nodeCount += 1
-        nodeBytes += kinds.count + 1 + packed.count
         return Reference(kind: TileEntry.splitKind, value: node)
     }
 }

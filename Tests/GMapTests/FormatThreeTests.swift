@@ -189,15 +189,21 @@ final class FormatThreeTests: XCTestCase {
         return bytes
     }
 
-    /// A layer of lines or points (format 3.1) as the first layer is refused with a typed error.
+    /// A first layer of an unknown geometry kind is refused with a typed error; since format 3.1 a
+    /// first layer of lines opens (and answers no containment query).
     func testUnknownGeometryIsRefused() throws {
         var bytes = try TestSupport.build(geoJSON: fixturePath) { $0.idProperty = "id" }.bytes
         let map = try GMap(bytes: bytes)
         let grid = try XCTUnwrap(map.sections.first { $0.tag == "GRID" })
         bytes[Int(grid.offset) + FormatLayout.Grid.geometry] = GeometryKind.lines.rawValue
+        let lines = try GMap(bytes: bytes)
+        XCTAssertEqual(lines.geometryKind, .lines)
+        XCTAssertEqual(lines.lookupAll(latitude: 0.5, longitude: 0.5), [])
+        XCTAssertFalse(MapVerifier(map: lines).isSound, "polygon records read as lines break the lines rules")
+        bytes[Int(grid.offset) + FormatLayout.Grid.geometry] = 3
         XCTAssertThrowsError(try GMap(bytes: bytes)) { error in
-            XCTAssertEqual(error as? GMapError, .unsupportedGeometry(layer: "default", kind: 1))
-            XCTAssertTrue("\(error)".contains("holds lines"), "\(error)")
+            XCTAssertEqual(error as? GMapError, .unsupportedGeometry(layer: "default", kind: 3))
+            XCTAssertTrue("\(error)".contains("geometry kind 3"), "\(error)")
         }
         bytes[Int(grid.offset) + FormatLayout.Grid.geometry] = 9
         XCTAssertThrowsError(try GMap(bytes: bytes)) { error in

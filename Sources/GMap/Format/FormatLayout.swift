@@ -18,6 +18,8 @@ public enum FormatLayout {
     public static let oldestReadableMajorVersion: UInt16 = 1
     /// The minor format version this code writes for format 3 (3.0).
     public static let minorVersion: UInt16 = 0
+    /// The minor version of a format 3 file with a layer of lines or points (3.1; Spec/FORMAT.md 8.7).
+    public static let minorVersionWithLinesAndPoints: UInt16 = 1
     /// The minor version of a format 2 file with layers, label points and name indexes (2.1; see
     /// ``LayerRecord``). Larger minor versions are readable (they only add). A format 2 build without
     /// those additions (``minorVersionWithoutLayers``) is written as 2.0.
@@ -258,8 +260,8 @@ public enum GeometryKind: UInt8, Sendable, CaseIterable {
     case lines = 1
     /// Single points (3.1): records hold points.
     case points = 2
-    /// Whether this reader answers queries for layers of this kind (format 3.0: polygons only).
-    public var isReadable: Bool { self == .polygons }
+    /// Whether this reader answers queries for layers of this kind (format 3.1: all three).
+    public var isReadable: Bool { true }
 
     /// The kind's name for messages: "polygons", "lines" or "points".
     public var name: String {

@@ -15,6 +15,9 @@ public struct MapLocationSource: LocationSource {
         public static let intersections = "intersections"
     }
 
+    /// What joins the street names in an intersection's id: `Kaivokatu / Keskuskatu`.
+    public static let streetSeparator = " / "
+
     /// The road layer.
     public let roadLayer: GMap
     /// The other layers, nil when the map lacks them (their questions then have no answers).
@@ -30,8 +33,57 @@ public struct MapLocationSource: LocationSource {
         intersectionLayer = map.layer(named: LayerName.intersections)
     }
 
-    public func roads(latitude: Double, longitude: Double, within radius: Double) -> [RoadMatch] { [] }
-    public func intersections(latitude: Double, longitude: Double, within radius: Double) -> [IntersectionMatch] { [] }
-    public func places(latitude: Double, longitude: Double, within radius: Double, limit: Int) -> [NearbyPlace] { [] }
-    public func areas(latitude: Double, longitude: Double) -> [NearbyPlace] { [] }
+    public func roads(latitude: Double, longitude: Double, within radius: Double) -> [RoadMatch] {
+        // A road's identity is its name: of several features of one name (classes), the nearest.
+        var matches: [RoadMatch] = []
+        for line in roadLayer.nearestLines(latitude: latitude, longitude: longitude, within: radius) {
+            let name = line.feature.property("name") ?? line.feature.id
+            guard !matches.contains(where: { $0.name == name }) else { continue }
+            matches.append(RoadMatch(name: name, roadClass: line.feature.property("class") ?? "", distance: line.distance, direction: line.direction))
+        }
+        return matches
+    }
+
+    public func intersections(latitude: Double, longitude: Double, within radius: Double) -> [IntersectionMatch] {
+        guard let layer = intersectionLayer else { return [] }
+        return layer.nearestPoints(latitude: latitude, longitude: longitude, within: radius).map { point in
+            let names = Self.streetNames(of: point.feature.id)
+            return IntersectionMatch(streetNames: names, distance: point.distance,
+                                     bearing: point.bearing, isMain: point.feature.property("main") == "yes")
+        }
+    }
+
+    /// The street names in an intersection's id, split at ``streetSeparator``.
+    static func streetNames(of id: String) -> [String] {
+        var names: [String] = [], current: [UInt8] = []
+        let separator = Array(streetSeparator.utf8), bytes = Array(id.utf8)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index...].starts(with: separator) {
+                names.append(String(decoding: current, as: UTF8.self))
+                current = []
+                index += separator.count
+            } else {
+                current.append(bytes[index])
+                index += 1
+            }
+        }
+        names.append(String(decoding: current, as: UTF8.self))
+        return names.filter { !$0.isEmpty }
+    }
+
+    public func places(latitude: Double, longitude: Double, within radius: Double, limit: Int) -> [NearbyPlace] {
+        guard let layer = placeLayer else { return [] }
+        return layer.nearestPoints(latitude: latitude, longitude: longitude, within: radius, limit: limit).map { point in
+            NearbyPlace(name: point.feature.property("name") ?? point.feature.id, category: point.feature.property("category") ?? "",
+                        distance: point.distance, bearing: point.bearing)
+        }
+    }
+
+    public func areas(latitude: Double, longitude: Double) -> [NearbyPlace] {
+        guard let layer = areaLayer else { return [] }
+        return layer.lookupAll(latitude: latitude, longitude: longitude).map { feature in
+            NearbyPlace(name: feature.property("name") ?? feature.id, category: feature.property("category") ?? "", distance: 0, bearing: 0)
+        }
+    }
 }

@@ -44,3 +44,173 @@ public struct PointMatch: Sendable, Equatable {
         self.longitude = longitude
     }
 }
+
+/// Metres per degree of latitude and of longitude near a latitude, on the WGS 84 ellipsoid: the
+/// local plane that nearby searches rank in.
+public struct LocalPlane: Sendable {
+    /// Metres per degree northward.
+    public let metresPerDegreeNorth: Double
+    /// Metres per degree eastward.
+    public let metresPerDegreeEast: Double
+    /// The plane's origin, in degrees.
+    public let latitude: Double, longitude: Double
+
+    /// The plane around (`latitude`, `longitude`).
+    public init(latitude: Double, longitude: Double) {
+        let radians = latitude * Double.pi / 180
+        let sine = Trigonometry.sin(radians)
+        let e2 = Geodesic.flattening * (2 - Geodesic.flattening)
+        let w = (1 - e2 * sine * sine).squareRoot()
+        metresPerDegreeNorth = Geodesic.equatorialRadius * (1 - e2) / (w * w * w) * Double.pi / 180
+        metresPerDegreeEast = Geodesic.equatorialRadius / w * Trigonometry.cos(radians) * Double.pi / 180
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// Metres east and north of the origin (longitudes taken on the origin's side of the antimeridian).
+    @inlinable public func project(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
+        var dLongitude = longitude - self.longitude
+        if dLongitude > 180 { dLongitude -= 360 } else if dLongitude < -180 { dLongitude += 360 }
+        return (dLongitude * metresPerDegreeEast, (latitude - self.latitude) * metresPerDegreeNorth)
+    }
+
+    /// The parameter `t` in 0 … 1 of the point of segment A–B (metres in this plane) nearest the
+    /// origin, and the squared planar distance to it.
+    @inlinable public static func nearest(ax: Double, ay: Double, bx: Double, by: Double) -> (t: Double, squared: Double) {
+        let dx = bx - ax, dy = by - ay
+        let length2 = dx * dx + dy * dy
+        var t = length2 > 0 ? -(ax * dx + ay * dy) / length2 : 0
+        t = t < 0 ? 0 : (t > 1 ? 1 : t)
+        let x = ax + t * dx, y = ay + t * dy
+        return (t, x * x + y * y)
+    }
+}
+
+extension GMap {
+    /// Planar ranking keeps candidates up to this share beyond the radius; the geodesic
+    /// re-measurement then decides (the plane's error within a few kilometres is far below 1 %).
+    static let planarSlack = 1.01
+
+    /// The line features of this layer (a layer of lines, format 3.1) within `radius` metres of the
+    /// point, each once with its nearest point, nearest first (ties by feature index), at most `limit`.
+    ///
+    /// Only the leaf tiles that the radius's bounding box meets are read. Segments are ranked in
+    /// a local plane around the point (metres east and north on the WGS 84 ellipsoid); each
+    /// feature's nearest point is then measured geodesically, and features farther than `radius`
+    /// are left out. Empty for a layer of another kind, invalid coordinates or a radius that is
+    /// negative or not finite.
+    public func nearestLines(latitude: Double, longitude: Double, within radius: Double, limit: Int = Int.max) -> [LineMatch] {
+        guard layout.geometry == GeometryKind.lines.rawValue, Quantizer.isValid(latitude: latitude, longitude: longitude),
+              radius.isFinite, radius >= 0, limit > 0 else { return [] }
+        let plane = LocalPlane(latitude: latitude, longitude: longitude)
+        let q = quantizer, box = SearchBox(latitude: latitude, longitude: longitude, radius: radius, quantizer: q)
+        let reach = radius * Self.planarSlack + 1, reach2 = reach * reach
+        // Per feature: the best squared distance and its segment (ascending feature order is not needed).
+        var best: [(feature: Int, squared: Double, t: Double, a: (x: Int64, y: Int64), b: (x: Int64, y: Int64))] = []
+        var slots: [Int] = []
+        let unitsPerDegree = Double(q.unitsPerDegree)
+        DirectoryWalker(storage: storage).walk(south: box.south, north: box.north, meeting: box.meets) { tile in
+            guard TileEntry.kind(of: tile.entry) == TileEntry.recordKind else { return }
+            var reader = TileRecordReader(storage: storage, entry: tile.entry, bounds: tile.bounds)
+            slots.removeAll(keepingCapacity: true)
+            reader.walkLines(checkingVertices: false, slot: { slots.append($0) }, segment: { mask, ax, ay, bx, by in
+                let a = plane.project(latitude: Double(ay) / unitsPerDegree, longitude: Double(ax) / unitsPerDegree)
+                let b = plane.project(latitude: Double(by) / unitsPerDegree, longitude: Double(bx) / unitsPerDegree)
+                let found = LocalPlane.nearest(ax: a.x, ay: a.y, bx: b.x, by: b.y)
+                guard found.squared <= reach2 else { return }
+                var pending = mask
+                while pending != 0 {
+                    let slot = pending.trailingZeroBitCount
+                    pending &= pending &- 1
+                    guard slot < slots.count else { continue }
+                    let feature = slots[slot]
+                    if let index = best.firstIndex(where: { $0.feature == feature }) {
+                        if found.squared < best[index].squared { best[index] = (feature, found.squared, found.t, (ax, ay), (bx, by)) }
+                    } else {
+                        best.append((feature, found.squared, found.t, (ax, ay), (bx, by)))
+                    }
+                }
+            })
+        }
+        var matches: [LineMatch] = []
+        for candidate in best {
+            let aLatitude = Double(candidate.a.y) / unitsPerDegree, aLongitude = Double(candidate.a.x) / unitsPerDegree
+            let bLatitude = Double(candidate.b.y) / unitsPerDegree, bLongitude = Double(candidate.b.x) / unitsPerDegree
+            var dLongitude = bLongitude - aLongitude
+            if dLongitude > 180 { dLongitude -= 360 } else if dLongitude < -180 { dLongitude += 360 }
+            let pointLatitude = aLatitude + (bLatitude - aLatitude) * candidate.t
+            var pointLongitude = aLongitude + dLongitude * candidate.t
+            if pointLongitude > 180 { pointLongitude -= 360 } else if pointLongitude < -180 { pointLongitude += 360 }
+            let distance = Geodesic.distance(latitude: latitude, longitude: longitude, toLatitude: pointLatitude, longitude: pointLongitude)
+            guard distance <= radius else { continue }
+            let direction = Compass.bearing(fromLatitude: aLatitude, longitude: aLongitude, toLatitude: bLatitude, longitude: bLongitude)
+            matches.append(LineMatch(feature: Feature(map: self, index: candidate.feature), distance: distance,
+                                     latitude: pointLatitude, longitude: pointLongitude, direction: direction))
+        }
+        matches.sort { ($0.distance, $0.feature.index) < ($1.distance, $1.feature.index) }
+        return Array(matches.prefix(limit))
+    }
+
+    /// The point features of this layer (a layer of points, format 3.1) within `radius` metres of
+    /// the point, each once at its nearest point, nearest first (ties by feature index), at most
+    /// `limit`. Distances are geodesic (WGS 84). Empty for a layer of another kind, invalid
+    /// coordinates or a radius that is negative or not finite.
+    public func nearestPoints(latitude: Double, longitude: Double, within radius: Double, limit: Int = Int.max) -> [PointMatch] {
+        guard layout.geometry == GeometryKind.points.rawValue, Quantizer.isValid(latitude: latitude, longitude: longitude),
+              radius.isFinite, radius >= 0, limit > 0 else { return [] }
+        let plane = LocalPlane(latitude: latitude, longitude: longitude)
+        let q = quantizer, box = SearchBox(latitude: latitude, longitude: longitude, radius: radius, quantizer: q)
+        let reach = radius * Self.planarSlack + 1, reach2 = reach * reach
+        var best: [(feature: Int, squared: Double, x: Int64, y: Int64)] = []
+        var slots: [Int] = []
+        let unitsPerDegree = Double(q.unitsPerDegree)
+        DirectoryWalker(storage: storage).walk(south: box.south, north: box.north, meeting: box.meets) { tile in
+            guard TileEntry.kind(of: tile.entry) == TileEntry.recordKind else { return }
+            var reader = TileRecordReader(storage: storage, entry: tile.entry, bounds: tile.bounds)
+            slots.removeAll(keepingCapacity: true)
+            reader.walkPoints(checkingVertices: false, slot: { slots.append($0) }, point: { slot, x, y in
+                let p = plane.project(latitude: Double(y) / unitsPerDegree, longitude: Double(x) / unitsPerDegree)
+                let squared = p.x * p.x + p.y * p.y
+                guard squared <= reach2, slot < slots.count else { return }
+                let feature = slots[slot]
+                if let index = best.firstIndex(where: { $0.feature == feature }) {
+                    if squared < best[index].squared { best[index] = (feature, squared, x, y) }
+                } else {
+                    best.append((feature, squared, x, y))
+                }
+            })
+        }
+        var matches: [PointMatch] = []
+        for candidate in best {
+            let pointLatitude = Double(candidate.y) / unitsPerDegree, pointLongitude = Double(candidate.x) / unitsPerDegree
+            let distance = Geodesic.distance(latitude: latitude, longitude: longitude, toLatitude: pointLatitude, longitude: pointLongitude)
+            guard distance <= radius else { continue }
+            let bearing = Compass.bearing(fromLatitude: latitude, longitude: longitude, toLatitude: pointLatitude, longitude: pointLongitude)
+            matches.append(PointMatch(feature: Feature(map: self, index: candidate.feature), distance: distance, bearing: bearing,
+                                      latitude: pointLatitude, longitude: pointLongitude))
+        }
+        matches.sort { ($0.distance, $0.feature.index) < ($1.distance, $1.feature.index) }
+        return Array(matches.prefix(limit))
+    }
+
+    /// ``nearestLines(latitude:longitude:within:limit:)`` in the layer named `layer`; empty when
+    /// the file has no such layer or it is not a layer of lines.
+    public func nearestLines(in layer: String, latitude: Double, longitude: Double, within radius: Double, limit: Int = Int.max) -> [LineMatch] {
+        self.layer(named: layer)?.nearestLines(latitude: latitude, longitude: longitude, within: radius, limit: limit) ?? []
+    }
+
+    /// ``nearestPoints(latitude:longitude:within:limit:)`` in the layer named `layer`; empty when
+    /// the file has no such layer or it is not a layer of points.
+    public func nearestPoints(in layer: String, latitude: Double, longitude: Double, within radius: Double, limit: Int = Int.max) -> [PointMatch] {
+        self.layer(named: layer)?.nearestPoints(latitude: latitude, longitude: longitude, within: radius, limit: limit) ?? []
+    }
+
+    /// The intersections within `radius` metres, nearest first: the points of the layer named
+    /// `intersections` (``MapLocationSource/LayerName/intersections``), as a location map holds them.
+    public func intersections(latitude: Double, longitude: Double, within radius: Double, limit: Int = Int.max) -> [PointMatch] {
+        nearestPoints(in: MapLocationSource.LayerName.intersections, latitude: latitude, longitude: longitude, within: radius, limit: limit)
+    }
+
+    /// What this layer's features are: polygons, lines or points (nil for a kind this reader does not know).
+    public var geometryKind: GeometryKind? { GeometryKind(rawValue: layout.geometry) }
+}

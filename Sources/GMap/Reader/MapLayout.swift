@@ -216,7 +216,7 @@ struct MapLayout: Sendable {
         for (index, entry) in entries.enumerated() {
             let parts = try LayerParts.read(file, ranges: ranges, tags: entry.tags, quantizer: quantizer, headerLength: headerLength,
                                             usesNodes: major >= 3)
-            if index == 0, parts.geometry != GeometryKind.polygons.rawValue {
+            if index == 0, GeometryKind(rawValue: parts.geometry) == nil {
                 throw .unsupportedGeometry(layer: entry.name, kind: parts.geometry)
             }
             layouts.append(MapLayout(

@@ -73,7 +73,9 @@ public struct MapVerifier {
             if layout.labelCount != layout.featureCount {
                 report("label points", layout.labelRecordsOffset, "\(layout.labelCount) label points for \(layout.featureCount) features")
             }
-            for index in 0..<min(layout.labelCount, layout.featureCount) {
+            // A label point of lines or points is a vertex of the feature: nothing contains it.
+            let polygons = layout.geometry == GeometryKind.polygons.rawValue
+            for index in 0..<min(layout.labelCount, layout.featureCount) where polygons {
                 let record = layout.labelRecordsOffset + index * layout.labelRecordLength
                 let field = FormatLayout.LabelRecord.self
                 guard let feature = map.feature(at: index), let point = feature.labelPoint,
@@ -180,6 +182,8 @@ public struct MapVerifier {
             switch TileEntry.kind(of: leaf.entry) {
             case TileEntry.emptyKind:
                 if payload != 0 { report("directory entry of \(tile)", layout.directoryOffset, "an empty entry has the non-zero payload \(payload)") }
+            case TileEntry.coveredKind where layout.geometry != GeometryKind.polygons.rawValue:
+                report("directory entry of \(tile)", layout.directoryOffset, "a layer of \(map.geometryKind?.name ?? "lines or points") has no covered tiles")
             case TileEntry.coveredKind:
                 if Int(payload) >= layout.featureCount {
                     report("directory entry of \(tile)", layout.directoryOffset, "covered by feature \(payload), but there are \(layout.featureCount) features")
@@ -228,7 +232,14 @@ public struct MapVerifier {
         var reader = TileRecordReader(storage: map.storage, entry: tileEntry, bounds: bounds)
         var edges = 0
         var found: [RecordProblem] = []
-        reader.walk(slot: { _ in }, run: { _, _ in }, edge: { _, _, _, _ in edges += 1 }, problem: { found.append($0) })
+        switch GeometryKind(rawValue: layout.geometry) {
+        case .lines?:
+            reader.walkLines(slot: { _ in }, segment: { _, _, _, _, _ in edges += 1 }, problem: { found.append($0) })
+        case .points?:
+            reader.walkPoints(slot: { _ in }, point: { _, _, _ in edges += 1 }, problem: { found.append($0) })
+        default:
+            reader.walk(slot: { _ in }, run: { _, _ in }, edge: { _, _, _, _ in edges += 1 }, problem: { found.append($0) })
+        }
         edgesDecoded += edges
         for problem in found { report(name, problem.offset, problem.reason) }
     }
@@ -247,7 +258,11 @@ public struct MapVerifier {
             if UInt64(first) + UInt64(count) > UInt64(layout.propertyCount) {
                 report("feature \(index)", record + field.firstProperty, "properties \(first)…\(UInt64(first) + UInt64(count)) are past the \(layout.propertyCount) in PROP")
             }
-            if !(area >= previousArea) { report("feature \(index)", record + field.area, "area \(area) is not in ascending order") }
+            if layout.geometry != GeometryKind.polygons.rawValue {
+                if area != 0 { report("feature \(index)", record + field.area, "area \(area) of a feature of \(map.geometryKind?.name ?? "lines or points") is not 0") }
+            } else if !(area >= previousArea) {
+                report("feature \(index)", record + field.area, "area \(area) is not in ascending order")
+            }
             previousArea = area
         }
         for index in 0..<layout.propertyCount {

@@ -23,11 +23,119 @@ public struct LocationMapSummary: Sendable {
 
 /// Builds a location map (format 3.1) from OpenStreetMap data: layers `areas` (polygons), `roads`
 /// (lines), `places`, `addresses` and `intersections` (points), named as ``MapLocationSource`` reads them.
+///
+/// What each layer's features hold (ids and properties, all strings):
+///
+/// | layer | id | properties |
+/// |---|---|---|
+/// | `areas` | `way/ID` or `relation/ID` | `name`, `category` (`leisure=park`) |
+/// | `roads` | the street's name | `name`, `class` (the `highway` value), `ref` when the ways agree on one |
+/// | `places` | its name | `category` |
+/// | `addresses` | the street's name (`addr:street`), or the house number when there is none | `housenumber`, `postcode` (when tagged) |
+/// | `intersections` | the distinct street names, sorted, joined by ` / ` | `main` = `yes` for a main intersection (absent otherwise), `legs`: per leg `R:B`, the index `R` of its street in the `roads` layer and its bearing `B` in whole degrees 25 m along the leg, joined by `;` |
+///
+/// A feature's name is its id where no `name` property is written: places and intersections are
+/// found by name (`gmap find`) through their ids, and the file stays small (every property costs a
+/// 20-byte record).
+///
+/// The `addresses` layer has no label points and no name index (`gmap find` does not search it).
+/// A layer with nothing in it is left out (a map always has `roads`). Positions are stored at 1e-7°
+/// (about 1 cm).
 public enum LocationMapBuilder {
     /// The map's bytes and what it holds. `includePaths` keeps footways, cycleways, paths and
     /// steps as roads too; `metadata` goes to the map's `META` section (source file, licence).
     public static func build(_ data: OSMData, includePaths: Bool = false,
                              metadata: [(key: String, value: String)] = []) throws -> (bytes: [UInt8], summary: LocationMapSummary) {
-        throw BuildError("location maps are not built yet")
+        let network = StreetNetwork(data, includePaths: includePaths)
+        let places = OSMPlaces(data)
+        guard !network.streets.isEmpty else {
+            throw BuildError("the OSM data has no named \(includePaths ? "roads or paths" : "roads") (highway ways with a name or ref), so there is no road layer to build")
+        }
+        var options = BuildOptions()
+        options.quantizer = .standard
+        var summary = LocationMapSummary()
+        var map = LayeredMapBuilder()
+        func string(_ key: String, _ value: String) -> SourceFeature.KeptProperty { .init(key: key, value: value) }
+        func degrees(_ node: OSMNode) -> (longitude: Double, latitude: Double) { (node.longitude, node.latitude) }
+
+        // Areas first: a 3.0 reader then still opens the file and answers them.
+        var areas = try MapBuilder(options: options)
+        for area in places.areas {
+            try areas.add(SourceFeature(id: "\(area.source.kind.name)/\(area.source.id)",
+                                        properties: [string("name", area.name), string("category", area.category)],
+                                        polygons: area.polygons.map { $0.map { $0.map(degrees) } }))
+        }
+        var roads = try LineLayerBuilder(options: options)
+        // Where each street lands in the roads layer (a street without a line of two positions is left out).
+        var roadIndex: [Int?] = []
+        for street in network.streets {
+            var properties = [string("name", street.name), string("class", street.highwayClass)]
+            if let ref = street.ref { properties.append(string("ref", ref)) }
+            let before = roads.featureCount
+            try roads.add(SourceLineFeature(id: street.name, properties: properties, lines: street.lines.map { $0.map(degrees) }))
+            roadIndex.append(roads.featureCount > before ? before : nil)
+        }
+        var placeLayer = try PointLayerBuilder(options: options)
+        for place in places.places {
+            try placeLayer.add(SourcePointFeature(id: place.name, properties: [string("category", place.category)],
+                                                  points: [(place.longitude, place.latitude)]))
+        }
+        var addresses = try PointLayerBuilder(options: options)
+        addresses.writesIndexes = false
+        for address in places.addresses {
+            var properties = [string("housenumber", address.houseNumber)]
+            if let code = address.postalCode { properties.append(string("postcode", code)) }
+            // The street as the id: one string shared with the road of that name.
+            try addresses.add(SourcePointFeature(id: address.street ?? address.houseNumber, properties: properties,
+                                                 points: [(address.longitude, address.latitude)]))
+        }
+        var intersections = try PointLayerBuilder(options: options)
+        for intersection in network.intersections {
+            let names = Set(intersection.legs.map { network.streets[$0.street].name }).sorted()
+            let legs = intersection.legs.compactMap { leg in
+                roadIndex[leg.street].map { "\($0):\(Int(Compass.normalised(leg.bearing.rounded())) % 360)" }
+            }
+            var properties = [string("legs", legs.joined(separator: ";"))]
+            if intersection.isMain { properties.insert(string("main", "yes"), at: 0) }
+            try intersections.add(SourcePointFeature(id: names.joined(separator: MapLocationSource.streetSeparator), properties: properties,
+                                                     points: [degrees(intersection.node)]))
+            if intersection.isMain { summary.mainIntersections += 1 }
+        }
+        for (key, value) in metadata {
+            areas.addMetadata(key: key, value: value)
+            roads.addMetadata(key: key, value: value)
+        }
+        typealias Name = MapLocationSource.LayerName
+        if !places.areas.isEmpty { try map.addLayer(named: Name.areas, areas) }
+        try map.addLayer(named: Name.roads, roads)
+        if placeLayer.featureCount > 0 { try map.addLayer(named: Name.places, placeLayer) }
+        if addresses.featureCount > 0 { try map.addLayer(named: Name.addresses, addresses) }
+        if intersections.featureCount > 0 { try map.addLayer(named: Name.intersections, intersections) }
+        let (bytes, reports) = try map.finish()
+
+        summary.roads = network.streets.count
+        summary.roadWays = network.streets.reduce(0) { $0 + $1.wayIDs.count }
+        summary.areas = places.areas.count
+        summary.places = placeLayer.featureCount
+        summary.addresses = addresses.featureCount
+        summary.intersections = intersections.featureCount
+        for way in data.ways {
+            let absent = data.absentReferences(of: way)
+            if absent > 0 {
+                summary.waysWithAbsentNodes += 1
+                summary.absentNodeReferences += absent
+            }
+        }
+        summary.incompleteRelations = places.incompleteRelations
+        let names = [Name.areas, Name.roads, Name.places, Name.addresses, Name.intersections]
+        let kept = [!places.areas.isEmpty, true, placeLayer.featureCount > 0, addresses.featureCount > 0, intersections.featureCount > 0]
+        let layerNames = zip(names, kept).filter(\.1).map(\.0)
+        // The first report also counts the file-wide sections (LAYR, META, STRS): leave those out.
+        let shared: Set<String> = ["LAYR", "META", "STRS"]
+        summary.layerBytes = zip(layerNames, reports).map { name, report in
+            (name, report.sectionSizes.filter { !shared.contains($0.tag) }.reduce(0) { $0 + $1.bytes })
+        }
+        summary.byteCount = bytes.count
+        return (bytes, summary)
     }
 }

@@ -20,6 +20,15 @@ public enum OSMElementKind: Int, Sendable, Hashable {
     case way = 1
     /// A relation: a list of members.
     case relation = 2
+
+    /// The kind as OSM writes it in ids: `node`, `way` or `relation`.
+    public var name: String {
+        switch self {
+        case .node: return "node"
+        case .way: return "way"
+        case .relation: return "relation"
+        }
+    }
 }
 
 /// An OpenStreetMap node: a point with an id and tags.
