@@ -19,19 +19,9 @@ final class WhereDatasetTests: XCTestCase {
         if let temporary { try? FileManager.default.removeItem(at: temporary) }
     }
 
-    /// A skip while `LocationMapBuilder.build` is still the stub that throws (its message in `text`).
-    static func skipIfBuilderIsAStub(_ text: String) throws {
-        if text.contains("location maps are not built yet") { throw XCTSkip("LocationMapBuilder.build is not implemented yet") }
-    }
-
-    /// Builds a location map in this process, skipping while the builder is a stub.
+    /// The bytes of the location map of `data`, built in this process.
     static func locationMap(_ data: OSMData) throws -> [UInt8] {
-        do {
-            return try LocationMapBuilder.build(data).bytes
-        } catch let error as BuildError {
-            try skipIfBuilderIsAStub(error.description)
-            throw error
-        }
+        try LocationMapBuilder.build(data).bytes
     }
 
     /// A point on Mannerheimintie: the middle of its longest segment, and that segment's direction.
@@ -56,7 +46,6 @@ final class WhereDatasetTests: XCTestCase {
         let pbf = try OSMPBFDatasetTests.extract("Helsinki.osm.pbf")
         let map = temporary.appendingPathComponent("helsinki.gmap").path
         let build = try CommandLineTests.runGMap(["build", "--osm", pbf.path, "-o", map])
-        try Self.skipIfBuilderIsAStub(build.stderr)
         XCTAssertEqual(build.status, 0, build.stderr)
         let summary = build.stderr
         XCTAssertTrue(summary.contains("  read Helsinki.osm.pbf: 24260 nodes, 5130 ways, 620 relations in "), summary)
