@@ -55,7 +55,7 @@ enum HelpText {
       cut -d, -f1,2 points.csv | gmap query world.gmap -
       gmap render world.gmap -o world.png --width 1200
       gmap build --osm Helsinki.osm.pbf -o helsinki.gmap
-      gmap where helsinki.gmap 60.1699 24.9384 --course 0
+      gmap where helsinki.gmap 60.1690 24.9396 --course 330
 
     EXIT CODES
       0 success   1 the point is in no feature   2 bad usage or input (a message says what)
@@ -283,8 +283,8 @@ enum HelpText {
 
     EXAMPLES
       gmap build --osm Helsinki.osm.pbf -o helsinki.gmap
-      gmap where helsinki.gmap 60.1699 24.9384 --course 0
-      gmap where helsinki.gmap 60.1699 24.9384 --json
+      gmap where helsinki.gmap 60.1690 24.9396 --course 330
+      gmap where helsinki.gmap 60.1690 24.9396 --json
       printf '0,60.1690,24.9385,0\\n20,60.1700,24.9385,0\\n' | gmap where helsinki.gmap --replay -
 
     """
