@@ -24,6 +24,8 @@ enum Status {
     static let unavailable: Int32 = -8
     /// `GMAP_ERROR_BUFFER_TOO_SMALL`.
     static let bufferTooSmall: Int32 = -9
+    /// `GMAP_ERROR_NO_ROAD_LAYER`: `gmap_where` on a map without a `roads` layer of lines.
+    static let noRoadLayer: Int32 = -10
 
     /// The code for an error from opening a map.
     static func of(_ error: GMapError) -> Int32 {
@@ -53,6 +55,7 @@ enum Status {
         case tooLarge: return "the map is too large for this platform\0"
         case unavailable: return "opening a file is not available in this build (no C library): open a buffer\0"
         case bufferTooSmall: return "the buffer is too small\0"
+        case noRoadLayer: return "the map has no road layer (build it with gmap build --osm)\0"
         default: return "unknown status\0"
         }
     }

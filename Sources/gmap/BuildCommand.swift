@@ -8,13 +8,15 @@ enum BuildCommand {
         let list = try ArgumentList(
             arguments,
             options: ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth",
-                      "--layer", "--format", "--simplify", "--top"],
-            flags: ["--quiet", "-q", "--help", "-h", "--coast-buffer"]
+                      "--layer", "--format", "--simplify", "--top", "--osm"],
+            flags: ["--quiet", "-q", "--help", "-h", "--coast-buffer", "--paths"]
         )
         if list.has("--help") || list.has("-h") {
             StandardOutput.shared.write(HelpText.help(for: "build"))
             return ExitCode.success
         }
+        if list.value("--osm") != nil { return try OSMBuild.run(list) }
+        if list.has("--paths") { throw CommandFailure(message: "--paths only applies with --osm FILE.osm.pbf (footways, cycleways, paths and steps as roads)") }
         let layers = try list.values("--layer").map(LayerArgument.parse)
         guard layers.isEmpty ? list.positional.count == 1 : list.positional.isEmpty else {
             throw CommandFailure(message: layers.isEmpty
@@ -23,6 +25,9 @@ enum BuildCommand {
         }
         guard let output = list.value("-o") ?? list.value("--output") else {
             throw CommandFailure(message: "gmap build needs an output file: -o OUTPUT.gmap")
+        }
+        if layers.isEmpty, list.positional[0].lowercased().hasSuffix(".pbf") {
+            throw CommandFailure(message: "\(list.positional[0]) is an OpenStreetMap PBF extract: build a location map of it with gmap build --osm \(Shell.quote(list.positional[0])) -o \(Shell.quote(output))")
         }
         let options = try parseOptions(list)
         try OutputFile.checkDirectory(of: output)

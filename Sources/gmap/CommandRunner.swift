@@ -17,7 +17,7 @@ struct CommandFailure: Error {
 /// Picks the subcommand and runs it.
 enum CommandRunner {
     /// The commands, as unknown-command messages list them.
-    static let commandList = "query, find, build, export, info, verify, render, bench and help"
+    static let commandList = "query, where, find, build, export, info, verify, render, bench and help"
 
     static func run(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {
@@ -29,6 +29,7 @@ enum CommandRunner {
             switch first {
             case "query": return try QueryCommand.run(rest)
             case "build": return try BuildCommand.run(rest)
+            case "where": return try WhereCommand.run(rest)
             case "info": return try InfoCommand.run(rest)
             case "find": return try FindCommand.run(rest)
             case "bench": return try BenchCommand.run(rest)

@@ -22,6 +22,13 @@ enum HelpText {
                                                  INPUT: .geojson[.gz], .ndjson, .shp, .zip
       gmap build --layer NAME=INPUT[:IDPROP] ... -o OUTPUT.gmap [options]
                                                  several layers in one map
+      gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths]
+                                                 roads, places and areas for gmap where
+      gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json]
+                                                 where the point is, in words: the road
+                                                 along, the intersection ahead, places
+      gmap where MAP --replay FILE|- [--every] [--json]
+                                                 the same for a track of time,lat,lon lines
       gmap find [MAP] TEXT [--layer NAME] [--exact] [--json]
                                                  features by id or name
       gmap export MAP -o OUT.geojson [--layer NAME]
@@ -47,6 +54,8 @@ enum HelpText {
       gmap export world.gmap -o world.geojson      inspect or diff a map in any GIS tool
       cut -d, -f1,2 points.csv | gmap query world.gmap -
       gmap render world.gmap -o world.png --width 1200
+      gmap build --osm Helsinki.osm.pbf -o helsinki.gmap
+      gmap where helsinki.gmap 60.1690 24.9396 --course 330
 
     EXIT CODES
       0 success   1 the point is in no feature   2 bad usage or input (a message says what)
@@ -54,12 +63,13 @@ enum HelpText {
     """
 
     /// What `gmap help TOPIC` knows: every command, and help itself (the overview).
-    static let topics: Set<String> = ["query", "build", "info", "find", "bench", "verify", "export", "render", "help"]
+    static let topics: Set<String> = ["query", "where", "build", "info", "find", "bench", "verify", "export", "render", "help"]
 
     static func help(for command: String?) -> String {
         switch command {
         case "query": return query
         case "build": return build
+        case "where": return whereHelp
         case "info": return info
         case "find": return find
         case "bench": return bench
@@ -202,6 +212,24 @@ enum HelpText {
                           written. Format 2 always writes entries.
       -q, --quiet         print no summary
 
+    gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths] [-q]
+
+    Builds a location map, for gmap where, from an OpenStreetMap extract (PBF: zlib or raw
+    blobs, dense or plain nodes, ways, multipolygon relations). Its layers: roads (lines: one
+    feature per street, the named highway ways of one name and class joined at their shared
+    ends; name, class, ref), areas (named buildings, parks, squares, land use), places and
+    addresses (points), and intersections (points: every node shared by two or more roads, with
+    the streets that meet and whether it is a main one). Ways cut at the extract's edge keep
+    their present pieces; multipolygon relations with missing members are skipped; both are
+    counted in the summary. The map records the source file's name and the attribution
+    "\(OSMBuild.attribution)" (gmap info shows them): keep it with anything you
+    make from the map. A file that cannot be read stops the build with a message naming the
+    file, the blob and the byte (exit 2). The polygon options above (--id, --keep, --precision,
+    --simplify, --layer, --format, --top, tiling) do not apply.
+      --osm FILE          the .osm.pbf extract to read ("-" for standard input)
+      --paths             keep footways, cycleways, paths and steps as roads too (default:
+                          streets only)
+
     EXAMPLES
       gmap build countries.geojson -o world.gmap --id iso_a2 --keep name,iso_a3
       gmap build ne_10m_admin_0_countries.zip -o deu.gmap --id ISO_A2_EH --keep NAME,ISO_A3
@@ -209,6 +237,55 @@ enum HelpText {
       gmap build countries.geojson -o watch.gmap --simplify 1km --coast-buffer --precision 1e-5
       gmap build -o layers.gmap --layer country=countries.geojson:iso_a2 \\
           --layer state=admin1.geojson:iso_3166_2 --layer timezone=timezones.geojson.gz:tzid
+      gmap build --osm Helsinki.osm.pbf -o helsinki.gmap
+
+    """
+
+    static let whereHelp = """
+    gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json]
+    gmap where MAP "LATITUDE,LONGITUDE" [--heading DEG | --course DEG] [--json]
+    gmap where MAP --replay FILE|- [--every] [--json]
+
+    Says where the point is, in words a pedestrian can use, from a map built with
+    gmap build --osm (its roads, intersections, places and areas layers):
+      You are heading north along Mannerheimintie.     the road less than 20 m away
+      Intersection with Kaivokatu is 120 m north.      the main intersection ahead on that road,
+                                                       within 500 m and 45° of the direction
+      Stockmann is 25 m east.                          the nearest named place within 200 m
+      You are inside Kaisaniemen puisto.               off the roads: the smallest named area
+      Mannerheimintie is 35 m away.                    off the roads, outside areas: the nearest
+      Nothing known nearby.                            nothing within 200 m (exit 1)
+    Distances are whole metres, directions the eight compass sectors. The coordinates are read
+    as gmap query reads them (latitude first, decimal or degrees-minutes-seconds).
+
+    OPTIONS
+      --heading DEG   where the user faces (a compass), degrees clockwise from north: the
+                      callout says "facing"; any value is taken modulo 360; nan means none
+      --course DEG    where the user moves (GPS course over ground): the callout says
+                      "heading". Without either, there is no intersection ahead.
+      --json          print {"kind": "along_road"|"inside"|"other"|"unknown", "road": {"name",
+                      "class", "distance_m", "direction"}, "intersection_ahead": {"streets",
+                      "distance_m", "bearing", "main"}, "nearest_place": {"name", "category",
+                      "distance_m", "bearing"}, "area": {…}, "callouts": […]} (null for what
+                      there is not)
+      --replay FILE   read a track from FILE ("-": standard input), lines time,lat,lon[,heading]
+                      (time in seconds, decimal degrees, heading as --heading; blank lines and
+                      lines starting with # are skipped), feed each fix to one location context
+                      (which keeps the road steady near junctions), and print "TIME CALLOUTS"
+                      for each sense it gives (with --json, one object per line, with "time").
+                      A sense is given when 15 s have passed or the user has moved 10 m since
+                      the last one. A line that cannot be read is named with its number on
+                      stderr and skipped; the exit code is then 2.
+      --every         with --replay: a sense for every fix (no throttle)
+
+    Exit codes: 0 something was said, 1 nothing known nearby (one point), 2 bad usage or input,
+    or a map without a road layer ("gmap where: MAP has no road layer (build it with --osm)").
+
+    EXAMPLES
+      gmap build --osm Helsinki.osm.pbf -o helsinki.gmap
+      gmap where helsinki.gmap 60.1690 24.9396 --course 330
+      gmap where helsinki.gmap 60.1690 24.9396 --json
+      printf '0,60.1690,24.9385,0\\n20,60.1700,24.9385,0\\n' | gmap where helsinki.gmap --replay -
 
     """
 

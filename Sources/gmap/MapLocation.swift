@@ -45,6 +45,9 @@ struct MapLocation {
             guard !originNote.isEmpty, text.hasPrefix(prefix) else { return text }
             return prefix + originNote + text.dropFirst(prefix.count)
         }
+        if path.lowercased().hasSuffix(".pbf") {
+            return "\(path)\(originNote) is an OpenStreetMap PBF extract, not a gmap map; make a map of it first: gmap build --osm \(Shell.quote(path)) -o \(Shell.quote(Self.mapName(for: path)))"
+        }
         if let kind = buildInputKind() {
             return "\(path)\(originNote) is \(kind), not a gmap map; make a map of it first: gmap build \(Shell.quote(path)) -o \(Shell.quote(Self.mapName(for: path)))"
         }
@@ -75,6 +78,7 @@ struct MapLocation {
         var name = (path as NSString).lastPathComponent
         let lower = name.lowercased()
         if lower.hasSuffix(".gz") { name.removeLast(3) }
+        if lower.hasSuffix(".osm.pbf") { name.removeLast(4) }  // Helsinki.osm.pbf → Helsinki.gmap
         let stem = (name as NSString).deletingPathExtension
         let file = (stem.isEmpty ? name : stem) + ".gmap"
         return directory.isEmpty ? file : (directory as NSString).appendingPathComponent(file)

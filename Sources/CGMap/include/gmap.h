@@ -10,7 +10,8 @@
  * - gmap_open_path maps the file read-only; gmap_open_buffer borrows the caller's bytes, which
  *   must stay alive and unchanged until gmap_close. Opening allocates one small object (the
  *   handle); gmap_close frees it (and unmaps the file).
- * - Lookups and feature access allocate nothing and never call malloc.
+ * - Lookups and feature access allocate nothing and never call malloc (gmap_where does: it
+ *   builds sentences).
  * - Text is UTF-8. gmap_feature_id, gmap_feature_property and gmap_feature_property_at return
  *   pointers INTO THE MAP (the mapping or the caller's buffer) with a length, NOT NUL-terminated;
  *   they stay valid until gmap_close. The _copy functions write a NUL-terminated copy into a
@@ -55,8 +56,10 @@ enum {
     GMAP_ERROR_TOO_LARGE = -7,
     /* gmap_open_path in a build without a C library (Embedded Swift on bare metal). */
     GMAP_ERROR_UNAVAILABLE = -8,
-    /* A _copy function's buffer is too small; it holds a NUL-terminated prefix. */
-    GMAP_ERROR_BUFFER_TOO_SMALL = -9
+    /* A _copy function's (or gmap_where's) buffer is too small; it holds a NUL-terminated prefix. */
+    GMAP_ERROR_BUFFER_TOO_SMALL = -9,
+    /* gmap_where on a map without a road layer (a map not built with gmap build --osm). */
+    GMAP_ERROR_NO_ROAD_LAYER = -10
 };
 
 /* A sentence for a status code, a static NUL-terminated string (never NULL). */
@@ -112,6 +115,23 @@ int32_t gmap_feature_property(const gmap_map *map, uint32_t feature, const char 
    gmap_feature_id_copy does. */
 int32_t gmap_feature_property_copy(const gmap_map *map, uint32_t feature, const char *key,
                                    char *buffer, size_t capacity, size_t *length);
+
+/* Location sense for one fix, as `gmap where MAP LAT LON --heading DEG` says it, on a map built
+   with `gmap build --osm`: the callouts ("You are facing north along Mannerheimintie.",
+   "Intersection with Kaivokatu is 120 m north.", "Stockmann is 25 m east."), one sentence per
+   line (separated by '\n', no final newline), copied into buffer[capacity] with a terminating
+   NUL as gmap_feature_id_copy does (*length, which may be NULL, gets the text's length; a NULL
+   buffer with capacity 0 asks only for the length). `heading` is where the user faces, degrees
+   clockwise from north, taken modulo 360; NaN for none (then there is no intersection ahead).
+   Stateless: each call is a first fix, with no road kept from earlier calls and no throttle.
+   Returns GMAP_OK; GMAP_NOT_FOUND when nothing is known within 200 m (the text is then
+   "Nothing known nearby."); GMAP_ERROR_NO_ROAD_LAYER; GMAP_ERROR_BUFFER_TOO_SMALL; or
+   GMAP_ERROR_ARGUMENT (NULL map, NULL buffer with a capacity, invalid coordinates). Unlike the
+   lookups, it allocates (the sentences are built on the heap and freed before it returns), and
+   in an Embedded Swift build it needs the stdlib's Unicode data tables (street names are compared
+   as Swift strings): about 61 KB of armv7em .text with gmap_open_buffer and gmap_close. */
+int32_t gmap_where(const gmap_map *map, double latitude, double longitude, double heading,
+                   char *buffer, size_t capacity, size_t *length);
 
 #ifdef __cplusplus
 }

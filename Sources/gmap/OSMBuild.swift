@@ -1,0 +1,83 @@
+import Foundation
+import GMap
+import GMapBuilder
+
+/// `gmap build --osm FILE.osm.pbf -o MAP [--paths]`: a location map (roads, areas, places,
+/// addresses, intersections) from an OpenStreetMap extract, for `gmap where`.
+enum OSMBuild {
+    /// The attribution OpenStreetMap's licence asks for, recorded in every map built from its data.
+    static let attribution = "© OpenStreetMap contributors, ODbL 1.0"
+
+    /// The options of polygon builds, which a location map's fixed layers do not take.
+    static let polygonOptions = ["--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth",
+                                 "--layer", "--format", "--simplify", "--top"]
+
+    /// Runs the build that `list` (with `--osm`) asks for.
+    static func run(_ list: ArgumentList) throws -> Int32 {
+        guard let input = list.value("--osm"), !input.isEmpty else {
+            throw CommandFailure(message: "--osm needs an OpenStreetMap PBF file: gmap build --osm FILE.osm.pbf -o MAP.gmap")
+        }
+        try checkArguments(list)
+        guard let output = list.value("-o") ?? list.value("--output") else {
+            throw CommandFailure(message: "gmap build needs an output file: -o OUTPUT.gmap")
+        }
+        try OutputFile.checkDirectory(of: output)
+        let started = Date()
+        let data: OSMData
+        do {
+            data = try OSMPBFReader.read(path: input)
+        } catch let error as OSMPBFError {
+            throw CommandFailure(message: error.description)  // names the file, the blob and the byte
+        } catch let error as FileReadError {
+            throw CommandFailure(message: error.description)
+        }
+        let includePaths = list.has("--paths")
+        let metadata = [
+            (key: "generator", value: "gmap \(HelpText.version)"),
+            (key: "source", value: input == "-" ? "standard input" : (input as NSString).lastPathComponent),
+            (key: "attribution", value: attribution),
+            (key: "roads", value: includePaths ? "streets, footways, cycleways, paths and steps" : "streets"),
+        ]
+        let result: (bytes: [UInt8], summary: LocationMapSummary)
+        do {
+            result = try LocationMapBuilder.build(data, includePaths: includePaths, metadata: metadata)
+        } catch let error as BuildError {
+            throw CommandFailure(message: "\(input): \(error.description)")
+        }
+        try OutputFile.write(result.bytes, to: output)
+        if !(list.has("--quiet") || list.has("-q")) {
+            StandardError.write(summary(result.summary, data: data, input: input, output: output,
+                                        seconds: Date().timeIntervalSince(started)))
+        }
+        return ExitCode.success
+    }
+
+    /// Fails for arguments that `--osm` does not take: an INPUT, and the polygon builds' options.
+    static func checkArguments(_ list: ArgumentList) throws {
+        if let extra = list.positional.first {
+            throw CommandFailure(message: "with --osm, the input is the PBF file; '\(extra)' is one input too many (gmap build --osm FILE.osm.pbf -o MAP.gmap)")
+        }
+        for option in polygonOptions where list.value(option) != nil {
+            throw CommandFailure(message: "\(option) does not apply to --osm: a location map's layers, ids and settings are fixed (see 'gmap help build')")
+        }
+        if list.has("--coast-buffer") {
+            throw CommandFailure(message: "--coast-buffer does not apply to --osm: a location map's layers, ids and settings are fixed (see 'gmap help build')")
+        }
+    }
+
+    /// The summary printed on stderr: what was read, what each layer holds, the bytes, the time.
+    static func summary(_ summary: LocationMapSummary, data: OSMData, input: String, output: String, seconds: Double) -> String {
+        var lines: [String] = []
+        lines.append("wrote \(output): \(summary.byteCount) bytes in \(String(format: "%.2f", seconds)) s")
+        lines.append("  read \((input as NSString).lastPathComponent): \(data.nodes.count) nodes, \(data.ways.count) ways, \(data.relations.count) relations in \(data.blobCount) blobs")
+        lines.append("  roads \(summary.roads) (from \(summary.roadWays) ways), areas \(summary.areas), places \(summary.places), addresses \(summary.addresses)")
+        lines.append("  intersections \(summary.intersections) (\(summary.mainIntersections) main)")
+        lines.append("  ways with absent nodes: \(summary.waysWithAbsentNodes) (\(summary.absentNodeReferences) references), kept in their present pieces")
+        lines.append("  incomplete relations skipped: \(summary.incompleteRelations)")
+        if !summary.layerBytes.isEmpty {
+            lines.append("  layer bytes: " + summary.layerBytes.map { "\($0.layer) \($0.bytes)" }.joined(separator: ", "))
+        }
+        lines.append("  \(attribution)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import GMap
+
+/// `gmap where MAP --replay FILE|-`: feeds the fixes of a track, lines `time,lat,lon[,heading]`,
+/// to one ``LocationContext`` and prints each sense it gives.
+struct WhereReplay {
+    /// The track's path, or "-" for standard input.
+    var input: String
+    /// Whether every fix gives a sense (the throttle off).
+    var every: Bool
+    /// How senses are printed.
+    var style: WhereCommand.Style
+
+    /// Replays the track on `source`: exit 0, or 2 when a line could not be read (each is named on
+    /// stderr with its number, and skipped).
+    func run<Source: LocationSource>(source: Source) throws -> Int32 {
+        var reader = try lineReader()
+        var options = LocationContext<Source>.Options()
+        if every { options.throttle = .none }
+        var context = LocationContext(source: source, options: options)
+        let output = StandardOutput.shared
+        var lineNumber = 0, badLines = 0
+        while let line = reader.next() {
+            lineNumber += 1
+            let fix: ReplayLine
+            switch ReplayLine.parse(line) {
+            case .none:
+                continue
+            case .success(let value)?:
+                fix = value
+            case .failure(let failure)?:
+                badLines += 1
+                output.flush()
+                StandardError.write("gmap: \(place(lineNumber)): \(failure.message)\n")
+                continue
+            }
+            guard let sense = context.update(fix.fix) else { continue }
+            let callouts = sense.callouts(direction: fix.fix.direction)
+            output.write((style.json ? SenseJSON.object(sense, callouts: callouts, time: fix.fix.time)
+                                     : fix.time + " " + callouts.joined(separator: " ")) + "\n")
+        }
+        output.flush()
+        if badLines > 0 {
+            StandardError.write("gmap: \(badLines) of \(lineNumber) lines could not be read\n")
+            return ExitCode.usage
+        }
+        return ExitCode.success
+    }
+
+    /// `FILE:N` for a file, `line N` for standard input.
+    private func place(_ lineNumber: Int) -> String {
+        input == "-" ? "line \(lineNumber)" : "\(input):\(lineNumber)"
+    }
+
+    /// A reader of the track's lines: standard input, or the file opened for reading.
+    private func lineReader() throws -> LineReader {
+        guard input != "-" else { return LineReader() }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CommandFailure(message: "cannot read \(input): it is a directory")
+        }
+        let descriptor = open(input, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw CommandFailure(message: "cannot open \(input): \(String(cString: strerror(errno)))")
+        }
+        // The descriptor stays open until the process exits: one per run.
+        return LineReader(descriptor: descriptor)
+    }
+}
+
+/// One line of a replayed track: `time,lat,lon[,heading]`, decimal numbers; time in seconds on any
+/// clock, heading in degrees clockwise from north (empty or `nan` for none, other values modulo 360).
+struct ReplayLine {
+    /// The time as written, printed before the sense.
+    var time: String
+    /// The fix the line gives.
+    var fix: LocationFix
+
+    /// The line's fix; nil for a blank line or a `#` comment; a failure saying what is wrong.
+    static func parse(_ line: Substring) -> Result<ReplayLine, CommandFailure>? {
+        let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty, !text.hasPrefix("#") else { return nil }
+        let fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard fields.count == 3 || fields.count == 4 else {
+            return .failure(CommandFailure(message: "expected 'time,latitude,longitude[,heading]', got \(fields.count) fields in '\(text.prefix(80))'"))
+        }
+        guard let time = CoordinateParser.number(Substring(fields[0])) else {
+            return .failure(CommandFailure(message: "time '\(fields[0])' is not a number (seconds)"))
+        }
+        let coordinate: CoordinateParser.Coordinate
+        switch CoordinateParser.coordinate(latitude: Substring(fields[1]), longitude: Substring(fields[2])) {
+        case .success(let value): coordinate = value
+        case .failure(let failure): return .failure(failure)
+        }
+        var heading: Double?
+        if fields.count == 4, !fields[3].isEmpty {
+            do {
+                heading = try DirectionOption.degrees(fields[3], option: "heading")
+            } catch let failure as CommandFailure {
+                return .failure(failure)
+            } catch {
+                return .failure(CommandFailure(message: "heading '\(fields[3])': \(error)"))
+            }
+        }
+        let fix = LocationFix(latitude: coordinate.latitude, longitude: coordinate.longitude, time: time, heading: heading)
+        return .success(ReplayLine(time: fields[0], fix: fix))
+    }
+}
