@@ -11,11 +11,15 @@
 /// * every other scalar to itself.
 ///
 /// The result is UTF-8. Text that is neither Latin, Greek nor Cyrillic is compared exactly.
+///
+/// ``fold(_:)`` is this folding alone (the keys of indexes written before format 3's word keys,
+/// and layer names); ``normalized(_:)`` also turns punctuation and spacing into single spaces
+/// between words, the keys of the index now (``wholeKeys(id:names:)``, ``indexKeys(id:names:)``).
 public enum NameFolding {
     /// Base letters for U+00C0…U+024F: a letter, `.` to keep the scalar, `*` for a two-letter folding.
     private static let latin: StaticString = "aaaaaa*ceeeeiiiidnooooo.ouuuuy**aaaaaa*ceeeeiiiidnooooo.ouuuuy*yaaaaaaccccccccddddeeeeeeeeeegggggggghhhhiiiiiiiiii**jjkkkllllllllllnnnnnnnnnoooooo**rrrrrrssssssssttttttuuuuuuuuuuuuwwyyyzzzzzzs................................oo.............uu............................aaiioouuuuuuuuuu.aaaa....ggkkoooo..j...gg..nnaa....aaaaeeeeiiiioooorrrruuuusstt..hh......aaeeooooooooyy............................"
 
-    /// The folded UTF-8 bytes of `text`.
+    /// The folded UTF-8 bytes of `text`, punctuation and spaces kept (see ``normalized(_:)``).
     public static func fold(_ text: String) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
@@ -193,27 +197,6 @@ public enum NameFolding {
             add(whole, of: whole)
             for (position, byte) in whole.enumerated() where byte == 0x20 {
                 add(Array(whole[position...]), of: whole)
-            }
-        }
-        return keys
-    }
-
-    /// The 2.1 index's keys (before format 3's word keys), which a reader of files written then
-    /// meets: each text ``fold(_:)``-ed; a folded text containing `/` also gives the part after the
-    /// last `/`; each of these containing `_` also gives the same with spaces. Empty keys and repeats
-    /// are left out.
-    public static func keys21(id: String, names: [String]) -> [[UInt8]] {
-        var keys: [[UInt8]] = []
-        func add(_ key: [UInt8]) {
-            if !key.isEmpty && !keys.contains(key) { keys.append(key) }
-        }
-        for text in [id] + names {
-            let folded = fold(text)
-            var forms = [folded]
-            if let slash = folded.lastIndex(of: 0x2F) { forms.append(Array(folded[(slash + 1)...])) }
-            for form in forms {
-                add(form)
-                if form.contains(0x5F) { add(form.map { $0 == 0x5F ? 0x20 : $0 }) }
             }
         }
         return keys

@@ -1,11 +1,12 @@
 /// How a feature's name matches a query, best first (Spec/FORMAT.md section 5.10).
 public enum NameMatch: Int, Sendable, Hashable, Comparable, CaseIterable {
-    /// A whole key of the feature equals the query's key: `côte d'ivoire` for "Côte d'Ivoire".
+    /// A whole key of the feature (``NameFolding/wholeKeys(id:names:)``) equals the query's key:
+    /// "cote d ivoire" for "Côte d'Ivoire".
     case exact = 0
-    /// A whole key starts with the query's key: `cote d` for "Côte d'Ivoire".
+    /// A whole key starts with the query's key: "cote d" for "Côte d'Ivoire".
     case prefix = 1
     /// Every word of the query's key is a prefix of some word of one whole key, in any order:
-    /// `ivoire`, `d ivo`, `ivoire cote` for "Côte d'Ivoire".
+    /// "ivoire", "d ivo", "ivoire cote" for "Côte d'Ivoire".
     case words = 2
 
     /// Better matches are smaller.
