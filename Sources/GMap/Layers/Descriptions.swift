@@ -1,5 +1,6 @@
 /// Readable descriptions for `print` and the debugger: what a feature is (id, name, layer), not
-/// the bytes it refers into.
+/// the bytes it refers into. (`Placemark` and `PlaceMatch` print `Double`s, which Embedded Swift
+/// cannot: they have no description there.)
 
 extension Feature: CustomStringConvertible {
     /// `Feature(id: "CI", name: "Côte d'Ivoire", layer: "default", index: 54)`; `name: nil` when
