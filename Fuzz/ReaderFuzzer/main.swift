@@ -227,7 +227,7 @@ func exercise(_ map: GMap, twin: GMap?) -> (unreadable: Int, corrupt: Int) {
         if let feature { exercise(feature, of: map) }
     }
     for pair in map.metadata { _ = pair.key.utf8.count &+ pair.value.utf8.count }
-    for found in map.find("a", limit: 4) + map.find("zz", prefixes: false, limit: 2) { exercise(found, of: map) }
+    for found in map.find("a", limit: 4) + map.find("zz", matching: .exact, limit: 2) + map.find("b a", layer: "x", limit: 2) { exercise(found, of: map) }
 
     // Every leaf tile and every edge (the walk of survey, export and render).
     var leaves = 0, coveredLeaves = 0, recordLeaves = 0, corruptRecords = 0, edges = 0

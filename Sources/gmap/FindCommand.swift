@@ -1,7 +1,8 @@
 import Foundation
 import GMap
 
-/// `gmap find [MAP] TEXT [--layer NAME] [--exact] [--json]`: features by id or name.
+/// `gmap find [MAP] TEXT [--layer NAME] [--exact] [--limit N] [--json]`: features by id or name, through
+/// ``GMap/find(_:layer:matching:limit:)``.
 enum FindCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let list = try ArgumentList(arguments, options: ["--layer", "--limit"], flags: ["--json", "--exact", "--help", "-h"])
@@ -19,6 +20,9 @@ enum FindCommand {
             throw CommandFailure(message: "usage: gmap find [MAP] TEXT [--layer NAME] [--exact] [--json] (see 'gmap help find')")
         }
         let text = positional.joined(separator: " ")
+        guard !NameFolding.normalized(text).isEmpty else {
+            throw CommandFailure(message: "'\(text)' is only punctuation and spaces: nothing to search for")
+        }
         var limit = Int.max
         if let value = list.value("--limit") {
             guard let number = Int(value), number > 0 else { throw CommandFailure(message: "--limit '\(value)' must be a whole number above 0") }
@@ -26,17 +30,12 @@ enum FindCommand {
         }
         let map = try location.open()
         let mapPath = location.path
-        var layers = map.layers
-        if let name = list.value("--layer") {
-            guard let layer = map.layer(named: name) else {
-                throw CommandFailure(message: "\(mapPath) has no layer '\(name)'; its layers are \(map.layerNames.map { "'\($0)'" }.joined(separator: ", "))")
-            }
-            layers = [layer]
+        let layer = list.value("--layer")
+        if let layer, map.layer(named: layer) == nil {
+            throw CommandFailure(message: "\(mapPath) has no layer '\(layer)'; its layers are \(map.layerNames.map { "'\($0)'" }.joined(separator: ", "))")
         }
-        // Exact matches of every layer first, then prefix matches, each in layer order.
-        let exact = layers.flatMap { $0.find(text, prefixes: false) }
-        let prefixed = list.has("--exact") ? [] : layers.flatMap { $0.find(text).filter { !exact.contains($0) } }
-        let found = Array((exact + prefixed).prefix(limit))
+        // Exact matches of every layer first, then prefix matches, then word matches, each in layer order.
+        let found = map.find(text, layer: layer, matching: list.has("--exact") ? .exact : .words, limit: limit)
         let named = map.layerNames.count > 1
         if list.has("--json") {
             StandardOutput.shared.write("[" + found.map { json($0, layer: named) }.joined(separator: ",") + "]\n")
@@ -48,9 +47,7 @@ enum FindCommand {
     }
 
     /// The feature's name: its first kept name property, or "".
-    static func name(of feature: Feature) -> String {
-        feature.properties.first { NameFolding.isNameKey($0.key) && !$0.value.isEmpty }?.value ?? ""
-    }
+    static func name(of feature: Feature) -> String { feature.name ?? "" }
 
     /// `[layer TAB] id TAB name TAB bbox W,S,E,N TAB label LAT,LON`.
     static func line(_ feature: Feature, layer: Bool) -> String {

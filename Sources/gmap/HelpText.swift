@@ -292,11 +292,16 @@ enum HelpText {
     static let find = """
     gmap find [MAP] TEXT [--layer NAME] [--exact] [--limit N] [--json]
 
-    Finds features whose id or kept name property (name, name_*, name:*, *_name, in any case)
-    is TEXT, or starts with it, ignoring case and accents (Latin, Greek and Cyrillic letters:
-    "sao tome" finds "São Tomé"). Exact matches come first, smallest area first, then names that
-    start with TEXT; every match is listed. Several words are one TEXT. The map's name index
-    makes this a binary search (maps of format 2.1 and 3; older maps are scanned).
+    Finds features whose id or kept name property (name, admin, name_*, formal_*, *_name, and
+    name:xx, *_name:xx, in any case) matches TEXT, ignoring case, accents (Latin, Greek and
+    Cyrillic letters), punctuation and spacing: "sao tome" finds "São Tomé", and "cote d ivoire"
+    and "COTE-D'IVOIRE" find "Côte d'Ivoire". Exact matches come first, then names that start with
+    TEXT, then names with a word starting with each word of TEXT, in any order ("ivoire",
+    "d ivo"); within each, every layer in the map's order, smallest area first. Several words are
+    one TEXT. Alternative names are found when the build kept them ("ivory coast" with
+    --keep name,admin on Natural Earth). The map's name index makes this a binary search (maps of
+    format 2.1 and 3; older maps are scanned; a map built before word matching finds names by
+    their start only: rebuild it).
 
     Prints one line per feature: [layer TAB] id TAB name TAB bbox W,S,E,N TAB label LAT,LON.
     The label point lies inside the feature (not the centroid, which can lie outside a
@@ -304,7 +309,7 @@ enum HelpText {
 
     OPTIONS
       --layer NAME   search only this layer (default: every layer, in the map's order)
-      --exact        only exact matches, no prefixes
+      --exact        only exact matches: no prefixes, no word matches
       --limit N      print at most N features
       --json         print [{"layer", "id", "name", "bbox": [w,s,e,n], "label": [lat,lon],
                      "properties"}]
@@ -312,6 +317,7 @@ enum HelpText {
     EXAMPLES
       gmap find world.gmap gibraltar                   GI  Gibraltar  bbox …  label 36.13,-5.35
       gmap find world.gmap "united" --json
+      gmap find world.gmap ivoire                      CI  Côte d'Ivoire  bbox …
 
     """
 

@@ -76,6 +76,40 @@ final class LayerCommandLineTests: XCTestCase {
         XCTAssertEqual(try run(["find", map, "c", "--layer", "nope"]).status, 2)
     }
 
+    /// Punctuation and spacing aside, by word prefixes, exact matches first; `--exact` keeps those.
+    func testFindMatchesWordsWhateverThePunctuation() throws {
+        let map = try layeredMap()
+        for query in [["c shape"], ["C", "SHAPE"], ["shape"], ["sha", "c"], ["c.-shape"]] {
+            let result = try run(["find", map] + query + ["--layer", "country"])
+            XCTAssertEqual(result.status, 0, "\(query): \(result.stderr)")
+            XCTAssertEqual(result.stdout.split(separator: "\n").first?.split(separator: "\t").dropFirst().first, "C", "\(query)")
+        }
+        XCTAssertEqual(try run(["find", map, "shape", "--exact", "--layer", "country"]).status, 1)
+        let punctuation = try run(["find", map, "'-"])
+        XCTAssertEqual(punctuation.status, 2)
+        XCTAssertEqual(punctuation.stderr, "gmap: ''-' is only punctuation and spaces: nothing to search for\n")
+    }
+
+    /// The alternative names a source carries (Natural Earth's `ADMIN`, `FORMAL_EN`, `NAME_EN`) are
+    /// found when the build keeps them.
+    func testFindUsesTheKeptAlternativeNames() throws {
+        let input = temporary.appendingPathComponent("ci.geojson")
+        let properties = #"{"ISO_A2":"CI","NAME":"Côte d'Ivoire","ADMIN":"Ivory Coast","FORMAL_EN":"Republic of Ivory Coast","NAME_DE":"Elfenbeinküste"}"#
+        try Data(#"{"type":"FeatureCollection","features":[{"type":"Feature","properties":\#(properties),"geometry":{"type":"Polygon","coordinates":[[[-8,4],[-3,4],[-3,10],[-8,10],[-8,4]]]}}]}"#.utf8).write(to: input)
+        let plain = temporary.appendingPathComponent("plain.gmap").path, kept = temporary.appendingPathComponent("kept.gmap").path
+        XCTAssertEqual(try run(["build", input.path, "-o", plain, "--id", "ISO_A2", "--keep", "NAME", "-q"]).status, 0)
+        XCTAssertEqual(try run(["build", input.path, "-o", kept, "--id", "ISO_A2", "--keep", "NAME,ADMIN,FORMAL_EN,NAME_DE", "-q"]).status, 0)
+        for query in ["cote d ivoire", "ivoire", "CÔTE D’IVOIRE"] {
+            XCTAssertEqual(try run(["find", plain, query]).stdout.prefix(3), "CI\t", query)
+        }
+        XCTAssertEqual(try run(["find", plain, "ivory coast"]).status, 1, "ADMIN is not kept")
+        for query in ["ivory coast", "coast", "republic of ivory", "elfenbeinkuste"] {
+            let result = try run(["find", kept, query])
+            XCTAssertTrue(result.stdout.hasPrefix("CI\tCôte d'Ivoire\tbbox -8.0,4.0,-3.0,10.0\tlabel "), "\(query): \(result.stdout)\(result.stderr)")
+            XCTAssertEqual(result.stdout.split(separator: "\n").count, 1, query)
+        }
+    }
+
     func testInfoListsLayersAndVerifyChecksThem() throws {
         let map = try layeredMap()
         let info = try run(["info", map])

@@ -78,7 +78,7 @@ final class LayerDatasetTests: XCTestCase {
                 let found = map.find(name)
                 if found.first != feature {
                     // Several features with the same name: it must be among the exact matches, which come first.
-                    let exact = map.find(name, prefixes: false)
+                    let exact = map.find(name, matching: .exact)
                     if exact.count > 1, exact.contains(feature) { sharedNames += 1 } else { notFirst.append("\(feature.id) \(name)") }
                 }
             }
@@ -87,5 +87,21 @@ final class LayerDatasetTests: XCTestCase {
             XCTAssertEqual(notFirst, [], "\(file): find(name) does not return the feature first")
             print("\(file): \(map.featureCount) label points inside their features; find(name) returns each feature first (\(sharedNames) share their name with another, and are among its exact matches)")
         }
+    }
+
+    /// Issue #14: Côte d'Ivoire is found whatever the punctuation, by any word, and as Ivory Coast
+    /// (Natural Earth's `admin`) when the build keeps it.
+    func testFindCoteDIvoireOnCountries10m() throws {
+        let url = try TestSupport.sharedFile("countries-10m.geojson")
+        let map = try TestSupport.build(geoJSON: url.path) { options in
+            options.idProperty = "iso_a2"
+            options.keptProperties = ["name", "name_long", "admin"]
+        }.map
+        for query in ["cote d ivoire", "côte d'ivoire", "ivoire", "ivory coast", "Ivory", "cote d"] {
+            XCTAssertEqual(map.find(query).first?.id, "CI", query)
+        }
+        XCTAssertEqual(map.find("ivory coast", matching: .exact).map(\.id), ["CI"])
+        XCTAssertEqual(map.find("guinea").map(\.id).first, "GN", "the exact match first")
+        XCTAssertEqual(Set(map.find("guinea").map(\.id)), ["GN", "GW", "GQ", "PG"])
     }
 }

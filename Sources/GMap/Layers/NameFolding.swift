@@ -11,11 +11,15 @@
 /// * every other scalar to itself.
 ///
 /// The result is UTF-8. Text that is neither Latin, Greek nor Cyrillic is compared exactly.
+///
+/// ``fold(_:)`` is this folding alone (the keys of indexes written before format 3's word keys,
+/// and layer names); ``normalized(_:)`` also turns punctuation and spacing into single spaces
+/// between words, the keys of the index now (``wholeKeys(id:names:)``, ``indexKeys(id:names:)``).
 public enum NameFolding {
     /// Base letters for U+00C0…U+024F: a letter, `.` to keep the scalar, `*` for a two-letter folding.
     private static let latin: StaticString = "aaaaaa*ceeeeiiiidnooooo.ouuuuy**aaaaaa*ceeeeiiiidnooooo.ouuuuy*yaaaaaaccccccccddddeeeeeeeeeegggggggghhhhiiiiiiiiii**jjkkkllllllllllnnnnnnnnnoooooo**rrrrrrssssssssttttttuuuuuuuuuuuuwwyyyzzzzzzs................................oo.............uu............................aaiioouuuuuuuuuu.aaaa....ggkkoooo..j...gg..nnaa....aaaaeeeeiiiioooorrrruuuusstt..hh......aaeeooooooooyy............................"
 
-    /// The folded UTF-8 bytes of `text`.
+    /// The folded UTF-8 bytes of `text`, punctuation and spaces kept (see ``normalized(_:)``).
     public static func fold(_ text: String) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
@@ -100,36 +104,118 @@ public enum NameFolding {
         }
     }
 
-    /// The folded keys the name index holds for a feature with this id and these name values: each
-    /// folded; and for each, when it contains `/` (a time zone such as `America/Buenos_Aires`), the
-    /// part after the last `/`; and for each of those, when it contains `_`, the same with spaces
-    /// (`buenos aires`). Empty keys and repeats are left out.
-    public static func keys(id: String, names: [String]) -> [[UInt8]] {
+    /// Whether `scalar` separates words: folded to a space by ``normalized(_:)``. These are the
+    /// ASCII scalars other than letters and digits (space, punctuation, symbols, controls),
+    /// U+0080…U+00BF (Latin-1 controls, no-break space, punctuation and signs), the spaces and
+    /// punctuation of General Punctuation U+2000…U+200A and U+2010…U+205F (dashes, quotation marks
+    /// such as `’`, bullets), and U+3000…U+3002 and U+30FB (ideographic space, comma, full stop,
+    /// katakana middle dot).
+    public static func isSeparator(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return false
+        case 0...0xBF, 0x2000...0x200A, 0x2010...0x205F, 0x3000...0x3002, 0x30FB: return true
+        default: return false
+        }
+    }
+
+    /// Whether `scalar` is left out by ``normalized(_:)``, besides the combining marks ``fold(_:)``
+    /// drops: the invisible format characters U+200B…U+200F, U+2060…U+206F and U+FEFF (zero-width
+    /// space and joiners, direction marks, byte order mark).
+    static func isIgnorable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x200B...0x200F, 0x2060...0x206F, 0xFEFF: return true
+        default: return false
+        }
+    }
+
+    /// The key of `text` for the name index of format 3 (Spec/FORMAT.md section 5.10): each scalar
+    /// folded as by ``fold(_:)``, except that separators (``isSeparator(_:)``) become one space
+    /// between words and invisible format characters are dropped; no space at the start or the
+    /// end. `"Côte d'Ivoire"`, `" cote-d’ivoire "` and `"COTE D IVOIRE"` all give `cote d ivoire`;
+    /// `"America/Buenos_Aires"` gives `america buenos aires`. The words of the key are the runs
+    /// between its spaces.
+    public static func normalized(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var space = false
+        for scalar in text.unicodeScalars {
+            if isSeparator(scalar) {
+                space = !bytes.isEmpty
+                continue
+            }
+            if isIgnorable(scalar) { continue }
+            let end = bytes.count
+            append(scalar, to: &bytes)
+            if space && bytes.count > end {
+                bytes.insert(0x20, at: end)
+                space = false
+            }
+        }
+        return bytes
+    }
+
+    /// The whole keys of a feature with this id and these name values (``isNameKey(_:)``), in this
+    /// order, each once and none empty: for each text, its ``normalized(_:)`` key, then, when the text
+    /// contains `/` (a time zone such as `America/Argentina/Buenos_Aires`), the key of the part after
+    /// the last `/` (`buenos aires`). A query is matched against these (see ``NameMatch``).
+    public static func wholeKeys(id: String, names: [String]) -> [[UInt8]] {
         var keys: [[UInt8]] = []
         func add(_ key: [UInt8]) {
             if !key.isEmpty && !keys.contains(key) { keys.append(key) }
         }
         for text in [id] + names {
-            let folded = fold(text)
-            var forms = [folded]
-            if let slash = folded.lastIndex(of: 0x2F) { forms.append(Array(folded[(slash + 1)...])) }
-            for form in forms {
-                add(form)
-                if form.contains(0x5F) { add(form.map { $0 == 0x5F ? 0x20 : $0 }) }
+            add(normalized(text))
+            if let slash = text.utf8.lastIndex(of: 0x2F) {
+                add(normalized(String(decoding: text.utf8[text.utf8.index(after: slash)...], as: UTF8.self)))
             }
         }
         return keys
     }
 
-    /// Whether a property key names a feature for the name index: `name`, or a key that starts with
-    /// `name_` or `name:` or ends with `_name`, compared without regard to ASCII case
-    /// (`name`, `NAME`, `name_en`, `name:fr`, `NAME_LONG`, `brk_name`).
+    /// One key of the name index: a whole key, or a word key cut from one.
+    public struct IndexKey: Sendable, Hashable {
+        /// The key's bytes: a whole key, or a word key (the end of a whole key from one of its spaces on).
+        public let bytes: [UInt8]
+        /// The whole key `bytes` is the end of (`bytes` itself for a whole key).
+        public let whole: [UInt8]
+
+        /// Whether the key is a word key: it starts with a space.
+        public var isWordKey: Bool { bytes.first == 0x20 }
+    }
+
+    /// The keys the name index holds for a feature with this id and these name values, each once
+    /// and in this order: for each whole key (``wholeKeys(id:names:)``), the whole key, then for each
+    /// of its spaces, left to right, the **word key** from that space to the end (`cote d ivoire`
+    /// gives `cote d ivoire`, ` d ivoire` and ` ivoire`). A key given by several whole keys is kept
+    /// with the first.
+    public static func indexKeys(id: String, names: [String]) -> [IndexKey] {
+        var keys: [IndexKey] = []
+        func add(_ bytes: [UInt8], of whole: [UInt8]) {
+            if !keys.contains(where: { $0.bytes == bytes }) { keys.append(IndexKey(bytes: bytes, whole: whole)) }
+        }
+        for whole in wholeKeys(id: id, names: names) {
+            add(whole, of: whole)
+            for (position, byte) in whole.enumerated() where byte == 0x20 {
+                add(Array(whole[position...]), of: whole)
+            }
+        }
+        return keys
+    }
+
+    /// Whether a property key names a feature for the name index. Its *base*, the part before the
+    /// first `:` (the whole key without one), compared without regard to ASCII case, is `name`,
+    /// `admin`, starts with `name_` or `formal_`, or ends with `_name`: `name`, `NAME`, `name_en`,
+    /// `name:fr`, `NAME_LONG`, `brk_name`, `official_name:en`, and Natural Earth's `ADMIN`
+    /// ("Ivory Coast"), `FORMAL_EN` ("Republic of Ivory Coast") and `NAME_EN`.
     public static func isNameKey(_ key: String) -> Bool {
-        let lower = fold(key)
-        let name: [UInt8] = [0x6E, 0x61, 0x6D, 0x65]
-        if lower == name { return true }
-        if lower.count > 5, Array(lower.prefix(4)) == name, lower[4] == 0x5F || lower[4] == 0x3A { return true }
-        if lower.count > 5, Array(lower.suffix(4)) == name, lower[lower.count - 5] == 0x5F { return true }
+        var base = fold(key)
+        if let colon = base.firstIndex(of: 0x3A) { base = Array(base[..<colon]) }
+        let name: [UInt8] = [0x6E, 0x61, 0x6D, 0x65], admin: [UInt8] = [0x61, 0x64, 0x6D, 0x69, 0x6E]
+        let formal: [UInt8] = [0x66, 0x6F, 0x72, 0x6D, 0x61, 0x6C, 0x5F]
+        if base == name || base == admin { return true }
+        if base.count > 5, Array(base.prefix(4)) == name, base[4] == 0x5F { return true }
+        if base.count > 5, Array(base.suffix(4)) == name, base[base.count - 5] == 0x5F { return true }
+        if base.count > formal.count, Array(base.prefix(formal.count)) == formal { return true }
         return false
     }
 }

@@ -1,66 +1,151 @@
-/// Forward lookup: features by id or name (the `NAME` index of format 2.1 and 3; a scan for older files).
-extension GMap {
-    /// The features of this layer whose id or a kept name property (see ``NameFolding/isNameKey(_:)``)
-    /// equals `text`, or, when `prefixes` is true, starts with it, compared after ``NameFolding``
-    /// (case- and accent-insensitive). The last part of an id with slashes counts too, with
-    /// underscores as spaces (``NameFolding/keys(id:names:)``): "buenos aires" finds
-    /// `America/Argentina/Buenos_Aires`.
-    ///
-    /// Exact matches come first, smallest area first; then prefix matches in the order of their
-    /// folded names. Each feature appears once. With a name index (files of format 2.1) the search
-    /// is a binary search; older files are scanned.
-    public func find(_ text: String, prefixes: Bool = true, limit: Int = Int.max) -> [Feature] {
-        find(folded: NameFolding.fold(text), prefixes: prefixes, limit: limit)
+/// How a feature's name matches a query, best first (Spec/FORMAT.md section 5.10).
+public enum NameMatch: Int, Sendable, Hashable, Comparable, CaseIterable {
+    /// A whole key of the feature (``NameFolding/wholeKeys(id:names:)``) equals the query's key:
+    /// "cote d ivoire" for "Côte d'Ivoire".
+    case exact = 0
+    /// A whole key starts with the query's key: "cote d" for "Côte d'Ivoire".
+    case prefix = 1
+    /// Every word of the query's key is a prefix of some word of one whole key, in any order:
+    /// "ivoire", "d ivo", "ivoire cote" for "Côte d'Ivoire".
+    case words = 2
+
+    /// Better matches are smaller.
+    public static func < (lhs: NameMatch, rhs: NameMatch) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A query of the name index: its key (``NameFolding/normalized(_:)``), split into words.
+struct NameQuery {
+    /// The query's key.
+    let key: [UInt8]
+    /// The words of the key, in order.
+    let words: [[UInt8]]
+    /// The query folded as by the 2.1 rules (``NameFolding/fold(_:)``), to search an index written by them.
+    let key21: [UInt8]
+
+    init(_ text: String) {
+        key = NameFolding.normalized(text)
+        words = key.split(separator: 0x20).map { Array($0) }
+        key21 = NameFolding.fold(text)
     }
 
-    /// ``find(_:prefixes:limit:)`` for a key already folded by ``NameFolding``.
-    public func find(folded key: [UInt8], prefixes: Bool = true, limit: Int = Int.max) -> [Feature] {
-        guard !key.isEmpty, limit > 0 else { return [] }
-        var exact: [Int] = [], prefixed: [Int] = []
-        if layout.nameCount > 0 {
-            NameIndexReader(map: self).matches(key) { feature, isExact in
-                if isExact { exact.append(feature) } else if prefixes { prefixed.append(feature) }
-            }
-        } else {
-            scanNames(key) { feature, isExact in
-                if isExact { exact.append(feature) } else if prefixes { prefixed.append(feature) }
-            }
+    /// How the whole key `name` matches the query, or nil when it does not.
+    func match(_ name: [UInt8]) -> NameMatch? {
+        if name == key { return .exact }
+        if name.starts(with: key) { return .prefix }
+        let nameWords = name.split(separator: 0x20)
+        for word in words where !nameWords.contains(where: { $0.starts(with: word) }) { return nil }
+        return .words
+    }
+
+    /// The best match of the feature's whole keys (``NameFolding/wholeKeys(id:names:)``), or nil.
+    func match(_ feature: Feature) -> NameMatch? {
+        var best: NameMatch?
+        for name in NameFolding.wholeKeys(id: feature.id, names: feature.nameTexts) {
+            guard let match = match(name) else { continue }
+            if best.map({ match < $0 }) ?? true { best = match }
+            if match == .exact { break }
         }
-        var seen: [Bool] = Array(repeating: false, count: featureCount)
+        return best
+    }
+}
+
+/// Forward lookup: features by id or name, through the `NAME` index (a scan for files without one).
+extension GMap {
+    /// The features whose id or a kept name property (``NameFolding/isNameKey(_:)``) matches `text`,
+    /// compared by their keys (``NameFolding/normalized(_:)``): case, accents, punctuation and
+    /// spacing aside ("cote d ivoire", "CÔTE-D'IVOIRE" and "Côte d’Ivoire" are one key), matching
+    /// exactly, by prefix, or word by word (``NameMatch``: "ivoire" and "d ivo" find
+    /// "Côte d'Ivoire"). The last part of a text with slashes counts too: "buenos aires" is an
+    /// exact match of `America/Argentina/Buenos_Aires`.
+    ///
+    /// Searches **every layer of the file** (whichever layer this map reads), or only the layer
+    /// named `layer` (none when the file has no such layer); each ``Feature`` knows its
+    /// ``Feature/layerName``. Exact matches of every layer come first, then prefix matches, then
+    /// word matches; within each, layer by layer in file order, smallest area first (feature index
+    /// order). Each feature appears once, with its best match; matches looser than `matching` are
+    /// left out (`.exact` keeps exact matches only). At most `limit` features.
+    ///
+    /// With a name index (files of format 2.1 and 3) each layer is a binary search for the query's
+    /// first word, whose candidates are checked against their names; older files are scanned. An
+    /// index written before word keys (5.10) finds names by their start only.
+    public func find(_ text: String, layer: String? = nil, matching loosest: NameMatch = .words, limit: Int = Int.max) -> [Feature] {
+        let query = NameQuery(text)
+        guard !query.words.isEmpty, limit > 0 else { return [] }
+        let searched: [GMap]
+        if let layer {
+            guard let named = self.layer(named: layer) else { return [] }
+            searched = [named]
+        } else {
+            searched = layers
+        }
+        let matches = searched.map { $0.matches(query, loosest: loosest) }
         var found: [Feature] = []
-        for index in exact.sorted() + prefixed where index < featureCount && !seen[index] {
-            seen[index] = true
-            found.append(Feature(map: self, index: index))
-            if found.count >= limit { break }
+        for rank in NameMatch.allCases where rank <= loosest {
+            for (map, layerMatches) in zip(searched, matches) {
+                for match in layerMatches where match.match == rank {
+                    found.append(Feature(map: map, index: match.feature))
+                    if found.count >= limit { return found }
+                }
+            }
         }
         return found
     }
 
-    /// Without an index: every feature's id and name properties, folded and compared.
-    private func scanNames(_ key: [UInt8], _ body: (Int, Bool) -> Void) {
-        for index in 0..<featureCount {
-            let feature = Feature(map: self, index: index)
-            var values: [String] = []
-            for position in 0..<feature.propertyCount {
-                guard let property = feature.propertyBytes(at: position), property.kind == .string,
-                      NameFolding.isNameKey(String(decoding: property.key, as: UTF8.self)) else { continue }
-                values.append(String(decoding: property.value, as: UTF8.self))
+    /// This layer's features matching `query` no looser than `loosest`, each once with its best
+    /// match, best first and then by feature index.
+    func matches(_ query: NameQuery, loosest: NameMatch) -> [(feature: Int, match: NameMatch)] {
+        var candidates: [Int] = []
+        if layout.nameCount > 0 {
+            var marked = [Bool](repeating: false, count: featureCount)
+            let reader = NameIndexReader(map: self), first = query.words[0]
+            func mark(_ feature: Int) {
+                if feature < marked.count && !marked[feature] {
+                    marked[feature] = true
+                    candidates.append(feature)
+                }
             }
-            let names = NameFolding.keys(id: feature.id, names: values)
-            if names.contains(key) {
-                body(index, true)
-            } else if names.contains(where: { $0.count > key.count && $0.starts(with: key) }) {
-                body(index, false)
-            }
+            reader.forEachPrefix(first, mark)
+            reader.forEachPrefix([0x20] + first, mark)
+            if !query.key21.starts(with: first) { reader.forEachPrefix(query.key21, mark) }
+            candidates.sort()
+        } else {
+            candidates = Array(0..<featureCount)
         }
+        var found: [(feature: Int, match: NameMatch)] = []
+        for index in candidates {
+            if let match = query.match(Feature(map: self, index: index)), match <= loosest { found.append((index, match)) }
+        }
+        // A stable order: by match, then by feature index (candidates are in index order).
+        var ordered: [(feature: Int, match: NameMatch)] = []
+        for rank in NameMatch.allCases { ordered += found.filter { $0.match == rank } }
+        return ordered
     }
 }
 
-/// Binary search over a layer's `NAME` records, sorted by folded key bytes.
+extension Feature {
+    /// The values of the feature's kept string properties that are names (``NameFolding/isNameKey(_:)``), in kept order.
+    var nameTexts: [String] {
+        var texts: [String] = []
+        for position in 0..<propertyCount {
+            guard let property = propertyBytes(at: position), property.kind == .string,
+                  NameFolding.isNameKey(String(decoding: property.key, as: UTF8.self)) else { continue }
+            texts.append(String(decoding: property.value, as: UTF8.self))
+        }
+        return texts
+    }
+
+    /// The feature's name: its first non-empty kept name property (``NameFolding/isNameKey(_:)``),
+    /// or nil when it has none.
+    public var name: String? {
+        nameTexts.first { !$0.isEmpty }
+    }
+}
+
+/// Binary search over a layer's `NAME` records, sorted by key bytes.
 struct NameIndexReader {
     let map: GMap
 
-    /// The folded key of record `position`, or nil when corrupt.
+    /// The key of record `position`, or nil when corrupt.
     private func key(at position: Int) -> UnsafeRawBufferPointer? {
         let layout = map.layout, field = FormatLayout.NameRecord.self
         let record = layout.nameRecordsOffset + position * layout.nameRecordLength
@@ -75,18 +160,19 @@ struct NameIndexReader {
         return map.span.getUInt32(at: record + FormatLayout.NameRecord.feature).map { Int($0) }
     }
 
-    /// Calls `body` with the feature of each record whose key starts with `query`, and whether the key equals it.
-    func matches(_ query: [UInt8], _ body: (Int, Bool) -> Void) {
-        // The first record whose key is not less than the query.
+    /// Calls `body` with the feature of each record whose key starts with `prefix`, in record order.
+    func forEachPrefix(_ prefix: [UInt8], _ body: (Int) -> Void) {
+        guard !prefix.isEmpty else { return }
+        // The first record whose key is not less than the prefix.
         var low = 0, high = map.layout.nameCount
         while low < high {
             let middle = low + (high - low) / 2
-            if let key = key(at: middle), Self.compare(key, query) < 0 { low = middle + 1 } else { high = middle }
+            if let key = key(at: middle), Self.compare(key, prefix) < 0 { low = middle + 1 } else { high = middle }
         }
         var position = low
-        while position < map.layout.nameCount, let key = key(at: position), key.count >= query.count,
-              Self.compare(UnsafeRawBufferPointer(rebasing: key[0..<query.count]), query) == 0 {
-            if let feature = feature(at: position) { body(feature, key.count == query.count) }
+        while position < map.layout.nameCount, let key = key(at: position), key.count >= prefix.count,
+              Self.compare(UnsafeRawBufferPointer(rebasing: key[0..<prefix.count]), prefix) == 0 {
+            if let feature = feature(at: position) { body(feature) }
             position += 1
         }
     }

@@ -13,6 +13,7 @@ print(place.administrativeArea ?? "-", place.timeZone ?? "-")
 print(place.features(in: "country").map(\.id))                  // every answer of a layer, smallest first
 let places = await map.reverseGeocode(latitude: 32.78, longitude: -96.80)   // CLGeocoder-style
 print(places.count)
-if let label = map.find("gibraltar").first?.labelPoint {         // the first layer's name index
+if let label = map.find("gibraltar").first?.labelPoint {         // every layer's name index, exact first
     print(label)
 }
+print(map.find("texas").first.map { "\($0)" } ?? "-")            // the state layer's feature, readably
