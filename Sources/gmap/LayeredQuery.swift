@@ -30,11 +30,19 @@ enum LayeredQuery {
         func field(_ name: String, _ value: String?) -> String {
             JSONText.string(name) + ":" + (value.map(JSONText.string) ?? "null")
         }
-        let fields = [
+        var fields = [
             field("isoCountryCode", placemark.isoCountryCode), field("country", placemark.country),
             field("administrativeArea", placemark.administrativeArea), field("administrativeAreaCode", placemark.administrativeAreaCode),
             field("timeZone", placemark.timeZone),
         ]
+        // A location map's street fields, only where they are known (other maps never have them).
+        for (name, value) in [("thoroughfare", placemark.thoroughfare), ("subThoroughfare", placemark.subThoroughfare),
+                              ("postalCode", placemark.postalCode), ("name", placemark.name)] where value != nil {
+            fields.append(field(name, value))
+        }
+        if !placemark.areasOfInterest.isEmpty {
+            fields.append(JSONText.string("areasOfInterest") + ":[" + placemark.areasOfInterest.map(JSONText.string).joined(separator: ",") + "]")
+        }
         let layers = placemark.answers.map { answer in
             JSONText.string(answer.layer) + ":[" + answer.features.map(JSONText.feature).joined(separator: ",") + "]"
         }

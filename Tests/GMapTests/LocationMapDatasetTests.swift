@@ -28,7 +28,7 @@ final class LocationMapDatasetTests: XCTestCase {
         print("Helsinki location map: \(built.bytes.count) bytes, built in \(String(format: "%.3f", built.seconds)) s; layers \(built.summary.layerBytes.map { "\($0.layer) \($0.bytes)" }.joined(separator: ", "))")
         XCTAssertEqual(map.formatVersion.major, 3)
         XCTAssertEqual(map.formatVersion.minor, 1)
-        XCTAssertEqual(map.layerNames, ["areas", "roads", "places", "addresses", "intersections"])
+        XCTAssertEqual(map.layerNames, ["areas", "roads", "places", "addresses", "postcodes", "intersections"])
         XCTAssertEqual(map.layer(named: "roads")?.geometryKind, .lines)
         XCTAssertEqual(map.layer(named: "places")?.geometryKind, .points)
         XCTAssertEqual(map.layer(named: "areas")?.geometryKind, .polygons)
@@ -182,5 +182,43 @@ extension LocationMapDatasetTests {
             let names = Set(intersection.legs.map { built.network.streets[$0.street].name }).sorted()
             XCTAssertTrue(found.contains { $0.feature.id == names.joined(separator: MapLocationSource.streetSeparator) }, "\(intersection.node.id)")
         }
+    }
+}
+
+extension LocationMapDatasetTests {
+    /// The placemark of a location map: street, house number within 30 m, postal code, the named
+    /// areas around, each checked against the extract by brute force.
+    func testPlacemarkStreetFields() throws {
+        let built = try Self.helsinki()
+        let map = try GMap(bytes: built.bytes)
+        var checked = 0, withNumber = 0
+        for address in built.places.addresses.prefix(400) {
+            guard let street = address.street else { continue }
+            let placemark = map.placemark(latitude: address.latitude, longitude: address.longitude)
+            // Brute force: the nearest address within 30 m on the placemark's street gives the number.
+            let distances = built.places.addresses.map {
+                Geodesic.distance(latitude: $0.latitude, longitude: $0.longitude, toLatitude: address.latitude, longitude: address.longitude)
+            }
+            let sameSpot = built.places.addresses.indices.filter { distances[$0] < 0.05 }.map { built.places.addresses[$0] }
+            let onStreet = built.places.addresses.indices.filter { built.places.addresses[$0].street == placemark.thoroughfare && distances[$0] <= 30 }
+            if let nearest = onStreet.min(by: { distances[$0] < distances[$1] }) {
+                let tied = onStreet.filter { distances[$0] <= distances[nearest] + 0.05 }.map { built.places.addresses[$0].houseNumber }
+                XCTAssertTrue(tied.contains(placemark.subThoroughfare ?? "-"), "\(address): \(placemark)")
+            } else {
+                XCTAssertNil(placemark.subThoroughfare, "\(address): \(placemark)")
+            }
+            if placemark.thoroughfare == street { withNumber += 1 }
+            if let code = address.postalCode, sameSpot.count == 1 { XCTAssertEqual(placemark.postalCode, code, "\(address)") }
+            let areas = NetworkLocationSource(network: built.network, places: built.places).areas(latitude: address.latitude, longitude: address.longitude)
+            XCTAssertEqual(Set(placemark.areasOfInterest), Set(areas.map(\.name)), "\(address)")
+            checked += 1
+        }
+        print("placemark: \(checked) addresses, \(withNumber) on the street within 20 m with their number")
+        XCTAssertGreaterThan(withNumber, checked / 2)
+        // Far from every street, address and area: no street fields.
+        let empty = map.placemark(latitude: 10, longitude: 10)
+        XCTAssertNil(empty.thoroughfare)
+        XCTAssertNil(empty.postalCode)
+        XCTAssertEqual(empty.areasOfInterest, [])
     }
 }

@@ -27,10 +27,12 @@ extension Placemark: CustomStringConvertible {
         let fields: [(String, String?)] = [
             ("isoCountryCode", isoCountryCode), ("country", country), ("administrativeArea", administrativeArea),
             ("administrativeAreaCode", administrativeAreaCode), ("timeZone", timeZone),
+            ("thoroughfare", thoroughfare), ("subThoroughfare", subThoroughfare), ("postalCode", postalCode), ("name", name),
         ]
         for (label, value) in fields {
             if let value { parts.append("\(label): \(DescriptionText.quoted(value))") }
         }
+        if !areasOfInterest.isEmpty { parts.append("areasOfInterest: [" + areasOfInterest.map(DescriptionText.quoted).joined(separator: ", ") + "]") }
         let layers = answers.map { answer in
             (answer.layer.isEmpty ? "" : answer.layer + " ") + "[" + answer.features.map(\.id).joined(separator: ", ") + "]"
         }

@@ -11,6 +11,12 @@
 /// | ``administrativeArea`` | that same answer's name property (as for ``country``), or its id |
 /// | ``timeZone`` | the *time-zone layer*'s first answer: property `tzid`, or its id |
 ///
+/// | ``thoroughfare`` | a location map (`gmap build --osm`): the `roads` layer's nearest street within 20 m (its `name`), else the street of the nearest address within 30 m |
+/// | ``subThoroughfare`` | the house number (`housenumber`) of the nearest address within 30 m on that street |
+/// | ``postalCode`` | the nearest point of the `postcodes` layer within 100 m (the nearest address's code) |
+/// | ``name`` | the smallest named area of the `areas` layer containing the point, else the nearest place (`places`) within 30 m |
+/// | ``areasOfInterest`` | every named area containing the point, smallest first |
+///
 /// The country layer is the layer named `country` or `countries`, or, in a map with a single
 /// layer, that layer. The state layer is named `state`, `states`, `region`, `regions`,
 /// `province`, `admin1` or `subdivision`. The time-zone layer is named `timezone`, `timezones`,
@@ -38,6 +44,16 @@ public struct Placemark: Sendable {
     public var administrativeAreaCode: String?
     /// The IANA time zone, such as `America/Chicago`.
     public var timeZone: String?
+    /// The street, such as `Mannerheimintie` (location maps).
+    public var thoroughfare: String?
+    /// The house number on ``thoroughfare``, such as `5` (location maps).
+    public var subThoroughfare: String?
+    /// The postal code, such as `00100` (location maps).
+    public var postalCode: String?
+    /// The name of the place: the smallest named area around the point or a place beside it (location maps).
+    public var name: String?
+    /// The named areas around the point, smallest first (location maps).
+    public var areasOfInterest: [String] = []
     /// Every layer's answer, in the file's layer order.
     ///
     /// (A list rather than a dictionary, so that building a placemark needs no hashing seed on
@@ -49,8 +65,38 @@ public struct Placemark: Sendable {
         answers.first { $0.layer == layer }?.features ?? []
     }
 
-    /// Whether no layer has an answer.
-    public var isEmpty: Bool { answers.allSatisfy { $0.features.isEmpty } }
+    /// Whether no layer has an answer and no street field is filled.
+    public var isEmpty: Bool { answers.allSatisfy { $0.features.isEmpty } && thoroughfare == nil && postalCode == nil && name == nil }
+
+    /// How far a street may be to be the ``thoroughfare``, an address to give the house number,
+    /// a postcode point to give the code and a place to be the ``name``, in metres.
+    static let streetDistance = 20.0, addressDistance = 30.0, postcodeDistance = 100.0, placeDistance = 30.0
+
+    /// Fills the location-map fields from the layers of `map` that a location map has.
+    mutating func fillStreetFields(from map: GMap) {
+        typealias Name = MapLocationSource.LayerName
+        if let roads = map.layer(named: Name.roads),
+           let street = roads.nearestLines(latitude: latitude, longitude: longitude, within: Self.streetDistance, limit: 1).first {
+            thoroughfare = street.feature.property("name") ?? street.feature.id
+        }
+        if let addresses = map.layer(named: Name.addresses) {
+            let near = addresses.nearestPoints(latitude: latitude, longitude: longitude, within: Self.addressDistance)
+            if thoroughfare == nil, let nearest = near.first { thoroughfare = nearest.feature.id }
+            if let onStreet = near.first(where: { $0.feature.id == thoroughfare }) {
+                subThoroughfare = onStreet.feature.property("housenumber")
+            }
+        }
+        if let codes = map.layer(named: Name.postcodes) {
+            postalCode = codes.nearestPoints(latitude: latitude, longitude: longitude, within: Self.postcodeDistance, limit: 1).first?.feature.id
+        }
+        if let areas = map.layer(named: Name.areas), areas.geometryKind == .polygons {
+            areasOfInterest = areas.lookupAll(latitude: latitude, longitude: longitude).map { $0.property("name") ?? $0.id }
+        }
+        name = areasOfInterest.first
+        if name == nil, let places = map.layer(named: Name.places) {
+            name = places.nearestPoints(latitude: latitude, longitude: longitude, within: Self.placeDistance, limit: 1).first?.feature.id
+        }
+    }
 
     static let countryLayers = ["country", "countries"]
     static let stateLayers = ["state", "states", "region", "regions", "province", "admin1", "subdivision"]
@@ -129,7 +175,9 @@ extension GMap {
         let answers = layers.map { layer in
             Placemark.LayerAnswer(layer: layer.layerName, features: layer.lookupAll(latitude: latitude, longitude: longitude))
         }
-        return Placemark(latitude: latitude, longitude: longitude, answers: answers)
+        var placemark = Placemark(latitude: latitude, longitude: longitude, answers: answers)
+        placemark.fillStreetFields(from: self)
+        return placemark
     }
 }
 

