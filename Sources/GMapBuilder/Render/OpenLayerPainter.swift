@@ -109,7 +109,9 @@ struct OpenLayerPainter {
     private mutating func labelPoints(of layer: GMap, into raster: inout Raster) {
         for feature in layer.features {
             guard let point = feature.labelPoint, let pixel = window.pixel(latitude: point.latitude, longitude: point.longitude) else { continue }
-            place(feature.id, x: pixel.x + 4, y: pixel.y - 4, into: &raster)
+            if !place(feature.id, x: pixel.x + 4, y: pixel.y - 4, into: &raster) {
+                place(feature.id, x: pixel.x - 4 - BitmapFont.width(of: feature.id), y: pixel.y - 4, into: &raster)
+            }
         }
     }
 
@@ -123,16 +125,19 @@ struct OpenLayerPainter {
         }
     }
 
-    /// Draws `text` with its top left at (`x`, `y`) when it lies inside the picture and covers no other label.
-    private mutating func place(_ text: String, x: Int, y: Int, into raster: inout Raster) {
+    /// Draws `text` with its top left at (`x`, `y`) when it lies inside the picture and covers no
+    /// other label; false when it does not fit.
+    @discardableResult
+    private mutating func place(_ text: String, x: Int, y: Int, into raster: inout Raster) -> Bool {
         let box = (x: x - 1, y: y - 1, width: BitmapFont.width(of: text) + 2, height: BitmapFont.glyphHeight + 2)
-        guard !text.isEmpty, box.x >= 0, box.y >= 0, box.x + box.width <= raster.width, box.y + box.height <= raster.height else { return }
+        guard !text.isEmpty, box.x >= 0, box.y >= 0, box.x + box.width <= raster.width, box.y + box.height <= raster.height else { return false }
         let overlaps = labelBoxes.contains { other in
             box.x < other.x + other.width && other.x < box.x + box.width && box.y < other.y + other.height && other.y < box.y + box.height
         }
-        guard !overlaps else { return }
+        guard !overlaps else { return false }
         labelBoxes.append(box)
         BitmapFont.draw(text, x: x, y: y, colour: style.ink, halo: style.halo, into: &raster)
+        return true
     }
 }
 
