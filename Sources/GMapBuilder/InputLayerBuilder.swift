@@ -25,6 +25,16 @@ public enum GeometryChoice: String, Sendable, CaseIterable {
     case lines
     /// Point and MultiPoint features.
     case points
+
+    /// The one kind kept, or nil for ``automatic``.
+    public var kind: GeometryKind? {
+        switch self {
+        case .automatic: return nil
+        case .polygons: return .polygons
+        case .lines: return .lines
+        case .points: return .points
+        }
+    }
 }
 
 /// Why a build cannot choose a layer's geometry: the kind asked for, or the input's only kinds,
@@ -74,7 +84,7 @@ public struct InputLayerBuilder: FeatureSink {
     public mutating func add(_ feature: GeoJSONFeature) throws {
         let kind = feature.geometry.kind
         if let kind { featuresRead[kind, default: 0] += 1 }
-        let keeps = choice == .automatic || kind.map { $0.name == choice.rawValue } == true
+        let keeps = choice == .automatic || (kind != nil && kind == choice.kind)
         guard keeps else {
             let name = GeoJSONImport.typeName(of: feature.geometry)
             polygonLayer.skippedGeometries[name, default: 0] += 1
