@@ -6,16 +6,27 @@ public enum GeoJSONImport {
     /// Reads every feature of the file at `path` ("-" for standard input) into `builder`.
     /// Returns the number of features read, skipped ones included.
     @discardableResult
-    public static func read(path: String, into builder: inout MapBuilder) throws -> Int {
+    public static func read<Builder: FeatureSink>(path: String, into builder: inout Builder) throws -> Int {
         var reader = try GeoJSONReader(path: path)
         return try read(&reader, into: &builder)
     }
 
     /// Reads every feature from `reader` into `builder`.
     @discardableResult
-    public static func read(_ reader: inout GeoJSONReader, into builder: inout MapBuilder) throws -> Int {
+    public static func read<Builder: FeatureSink>(_ reader: inout GeoJSONReader, into builder: inout Builder) throws -> Int {
         try reader.forEachFeature { feature in
-            try add(feature, to: &builder)
+            try builder.add(feature)
+        }
+    }
+
+    /// The name a skipped geometry is counted under: its GeoJSON type (a MultiLineString of one
+    /// line counts as a LineString, a MultiPoint of one point as a Point).
+    static func typeName(of geometry: GeoJSONGeometry) -> String {
+        switch geometry {
+        case .polygons(let polygons): return polygons.count == 1 ? "Polygon" : "MultiPolygon"
+        case .lines(let lines): return lines.count == 1 ? "LineString" : "MultiLineString"
+        case .points(let points): return points.count == 1 ? "Point" : "MultiPoint"
+        case .unsupported(let type): return type
         }
     }
 
@@ -24,8 +35,8 @@ public enum GeoJSONImport {
     public static func add(_ feature: GeoJSONFeature, to builder: inout MapBuilder) throws {
         let options = builder.options
         switch feature.geometry {
-        case .unsupported(let type):
-            builder.skippedGeometries[type, default: 0] += 1
+        case .unsupported, .lines, .points:
+            builder.skippedGeometries[typeName(of: feature.geometry), default: 0] += 1
         case .polygons(let polygons):
             let id = try identifier(of: feature, options: options)
             let source = SourceFeature(
@@ -40,6 +51,40 @@ public enum GeoJSONImport {
             } catch let error as BuildError {
                 throw BuildError("feature \(feature.index): \(error.description)")
             }
+        }
+    }
+
+    /// Adds one feature of lines to `builder`; a feature of another geometry is counted in
+    /// ``LineLayerBuilder/skippedGeometries``.
+    public static func add(_ feature: GeoJSONFeature, to builder: inout LineLayerBuilder) throws {
+        guard case .lines(let lines) = feature.geometry else {
+            builder.skippedGeometries[typeName(of: feature.geometry), default: 0] += 1
+            return
+        }
+        let options = builder.options
+        let source = SourceLineFeature(id: try identifier(of: feature, options: options), properties: keptProperties(of: feature, options: options),
+                                       lines: lines.map { line in line.map { (longitude: $0.longitude, latitude: $0.latitude) } })
+        do {
+            try builder.add(source)
+        } catch let error as BuildError {
+            throw BuildError("feature \(feature.index): \(error.description)")
+        }
+    }
+
+    /// Adds one feature of points to `builder`; a feature of another geometry is counted in
+    /// ``PointLayerBuilder/skippedGeometries``.
+    public static func add(_ feature: GeoJSONFeature, to builder: inout PointLayerBuilder) throws {
+        guard case .points(let points) = feature.geometry else {
+            builder.skippedGeometries[typeName(of: feature.geometry), default: 0] += 1
+            return
+        }
+        let options = builder.options
+        let source = SourcePointFeature(id: try identifier(of: feature, options: options), properties: keptProperties(of: feature, options: options),
+                                        points: points.map { (longitude: $0.longitude, latitude: $0.latitude) })
+        do {
+            try builder.add(source)
+        } catch let error as BuildError {
+            throw BuildError("feature \(feature.index): \(error.description)")
         }
     }
 

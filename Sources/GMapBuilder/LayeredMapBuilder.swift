@@ -44,9 +44,12 @@ public struct LayeredMapBuilder {
         func buildLayer(tags: LayerSectionTags, indexes: Bool, strings: inout StringPool) throws -> MapBuilder.BuiltLayer {
             switch self {
             case .polygons(let builder): return try builder.buildLayer(tags: tags, indexes: indexes, strings: &strings)
-            case .lines(let builder): return try builder.geometry.buildLayer(tags: tags, indexes: indexes, strings: &strings, options: builder.options)
+            case .lines(let builder):
+                return try builder.geometry.buildLayer(tags: tags, indexes: indexes, strings: &strings, options: builder.options,
+                                                       skipped: builder.skippedGeometries)
             case .points(let builder):
-                return try builder.geometry.buildLayer(tags: tags, indexes: indexes && builder.writesIndexes, strings: &strings, options: builder.options)
+                return try builder.geometry.buildLayer(tags: tags, indexes: indexes && builder.writesIndexes, strings: &strings,
+                                                       options: builder.options, skipped: builder.skippedGeometries)
             }
         }
     }
@@ -79,6 +82,24 @@ public struct LayeredMapBuilder {
     /// Adds a layer of points (format 3.1), under the same rules as a polygon layer.
     public mutating func addLayer(named name: String, _ builder: PointLayerBuilder) throws {
         try add(name, .points(builder))
+    }
+
+    /// Adds a layer of the geometry `builder` resolved (``InputLayerBuilder/resolvedKind()``):
+    /// its polygons, lines or points, the others counted as skipped in the layer's report.
+    /// Throws ``BuildError`` when the geometry cannot be chosen (its message names the layer
+    /// unless it is ``defaultLayerName``).
+    public mutating func addLayer(named name: String, _ builder: InputLayerBuilder) throws {
+        let kind: GeometryKind
+        do {
+            kind = try builder.resolvedKind()
+        } catch {
+            throw BuildError(name == Self.defaultLayerName ? error.description : "layer \(name): \(error.description)")
+        }
+        switch kind {
+        case .polygons: try addLayer(named: name, builder.polygonLayer)
+        case .lines: try addLayer(named: name, builder.lineLayer)
+        case .points: try addLayer(named: name, builder.pointLayer)
+        }
     }
 
     private mutating func add(_ name: String, _ content: Content) throws {

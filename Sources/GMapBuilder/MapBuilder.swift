@@ -2,13 +2,21 @@ import GMap
 
 /// What a build made and counted.
 public struct BuildReport: Sendable {
+    /// What the layer's features are.
+    public var geometry = GeometryKind.polygons
     /// Features written.
     public var featureCount = 0
+    /// A layer of lines: the lines written (each of two positions or more).
+    public var lineCount = 0
+    /// A layer of lines or points: features left out because no line of two distinct positions,
+    /// or no point, was left of them at the map's precision.
+    public var droppedFeatures = 0
     /// Rings written (after dropping rings with fewer than three distinct quantized vertices).
     public var ringCount = 0
     /// Vertices written, closing vertices included.
     public var vertexCount = 0
-    /// Features skipped because their geometry is not a Polygon or MultiPolygon, by geometry type.
+    /// Features skipped because their geometry is not the layer's (Polygon or MultiPolygon for a
+    /// layer of polygons), by GeoJSON geometry type.
     public var skippedGeometries: [String: Int] = [:]
     /// The top-level grid.
     public var grid = GridInfo(originX: 0, originY: 0, tileWidth: 0, tileHeight: 0, columns: 0, rows: 0,

@@ -8,7 +8,7 @@ enum BuildCommand {
         let list = try ArgumentList(
             arguments,
             options: ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth",
-                      "--layer", "--format", "--simplify", "--top", "--osm"],
+                      "--layer", "--format", "--simplify", "--top", "--osm", "--geometry"],
             flags: ["--quiet", "-q", "--help", "-h", "--coast-buffer", "--paths"]
         )
         if list.has("--help") || list.has("-h") {
@@ -30,6 +30,7 @@ enum BuildCommand {
             throw CommandFailure(message: "\(list.positional[0]) is an OpenStreetMap PBF extract: build a location map of it with gmap build --osm \(Shell.quote(list.positional[0])) -o \(Shell.quote(output))")
         }
         let options = try parseOptions(list)
+        let geometry = try geometryChoice(list)
         try OutputFile.checkDirectory(of: output)
         let inputs = layers.isEmpty ? [LayerArgument(name: LayeredMapBuilder.defaultLayerName, path: list.positional[0], idProperty: nil)] : layers
         do {
@@ -44,7 +45,7 @@ enum BuildCommand {
             for (position, input) in inputs.enumerated() {
                 var layerOptions = options
                 if let id = input.idProperty { layerOptions.idProperty = id }
-                var builder = try MapBuilder(options: layerOptions)
+                var builder = try InputLayerBuilder(options: layerOptions, choice: geometry)
                 if position == 0 {
                     builder.addMetadata(key: "generator", value: "gmap \(HelpText.version)")
                     builder.addMetadata(key: "source", value: inputs.map { sourceName($0, layered: !layers.isEmpty) }.joined(separator: ", "))
@@ -88,7 +89,7 @@ enum BuildCommand {
     }
 
     /// Reads one input into `builder`, turning reader errors into messages that name the file.
-    private static func read(_ input: String, into builder: inout MapBuilder) throws {
+    private static func read(_ input: String, into builder: inout InputLayerBuilder) throws {
         do {
             try MapInput.read(path: input, into: &builder)
         } catch let error as GeoJSONError {
@@ -120,6 +121,15 @@ enum BuildCommand {
             }
         }
         return warnings
+    }
+
+    /// `--geometry polygons|lines|points|auto`: which features of the inputs to build.
+    static func geometryChoice(_ list: ArgumentList) throws -> GeometryChoice {
+        guard let text = list.value("--geometry") else { return .automatic }
+        guard let choice = text == "auto" ? .automatic : GeometryChoice(rawValue: text) else {
+            throw CommandFailure(message: "--geometry '\(text)' must be polygons, lines, points or auto (the default)")
+        }
+        return choice
     }
 
     static func parseOptions(_ list: ArgumentList) throws -> BuildOptions {
@@ -199,19 +209,16 @@ enum BuildCommand {
     private static func summary(_ report: BuildReport, output: String, seconds: Double, quantizer: Quantizer) -> String {
         var lines: [String] = []
         lines.append("wrote \(output): \(report.byteCount) bytes in \(String(format: "%.2f", seconds)) s")
-        lines.append("  features \(report.featureCount), rings \(report.ringCount), vertices \(report.vertexCount)")
+        lines.append(BuildSummary.counts(report))
         lines.append("  maximum position error: quantization \(SimplificationReport.format(quantizer.maximumPositionError))"
             + (report.simplification.map { ", simplification \(SimplificationReport.format($0.maximumErrorMetres))" } ?? ""))
         if let simplification = report.simplification { lines.append("  simplified: \(simplification.summary)") }
-        if !report.skippedGeometries.isEmpty {
-            let skipped = report.skippedGeometries.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-            lines.append("  skipped (not Polygon/MultiPolygon): \(skipped)")
-        }
+        lines += BuildSummary.skipped(report)
         let g = report.grid
         let topForm = g.topForm == FormatLayout.TopForm.packed ? "packed" : "UInt32 entries"
         lines.append("  grid \(g.columns)×\(g.rows) tiles of \(quantizer.degrees(g.tileWidth))°, \(report.splitTiles) split (depth ≤ \(g.maximumDepth)), top-level directory: \(topForm)")
         lines.append("  leaf tiles: \(report.emptyTiles) empty, \(report.coveredTiles) covered, \(report.recordTiles) with records")
-        lines.append("  edges per tile: median \(report.edgesPerTile.median), p99 \(report.edgesPerTile.p99), max \(report.edgesPerTile.maximum)")
+        lines.append("  \(BuildSummary.itemName(report.geometry)) per tile: median \(report.edgesPerTile.median), p99 \(report.edgesPerTile.p99), max \(report.edgesPerTile.maximum)")
         let sizes = report.sectionSizes.map { "\($0.tag) \($0.bytes)" }.joined(separator: ", ")
         lines.append("  section bytes: \(sizes)")
         if let tiles = report.tileBytes {

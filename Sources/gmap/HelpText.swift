@@ -156,7 +156,9 @@ enum HelpText {
     The content decides (gzip, ZIP and shapefile magic bytes), then the name. "-" reads standard
     input (GeoJSON, plain or gzip-compressed). GeoJSON is read as a stream, so hundreds of MB are
     fine; a shapefile or ZIP archive is read into memory. Other geometry types, null shapes and
-    deleted .dbf records are skipped and counted.
+    deleted .dbf records are skipped and counted. GeoJSON of LineString/MultiLineString features
+    only builds a layer of lines, of Point/MultiPoint only a layer of points (format 3.1, answered
+    by nearestLines/nearestPoints); input with polygons builds its polygons (see --geometry).
     Broken input stops the build with a message naming the file, the feature or record, and the
     line, byte or field. The output is written to a temporary file and renamed into place, so an
     existing map survives a failed build. The same input and options give the same bytes.
@@ -180,6 +182,10 @@ enum HelpText {
                           no double answers along a land border. Rings keep three or more
                           vertices (no island disappears). The summary, the map's metadata and
                           'gmap info' give the largest error measured.
+      --geometry KIND     which features to build: polygons, lines or points; auto (default):
+                          polygons when the input has any (its lines and points are skipped,
+                          and the summary says how to build them), else its lines or its points
+                          (an error when it has both). Applies to every --layer input.
       --coast-buffer      with --simplify: borders with features on one side only (coasts) move
                           outward only, so every point of the original land stays inside its
                           feature (answers can gain a strip of sea up to DIST wide, never lose a beach)
@@ -344,7 +350,9 @@ enum HelpText {
     left out. The summary on stderr gives the build command.
 
     A map of several layers exports one layer (the first unless --layer says which); export each
-    layer to its own file and build them again with --layer NAME=FILE.
+    layer to its own file and build them again with --layer NAME=FILE. A layer of lines exports
+    as LineString (MultiLineString) features, each line as built; a layer of points as Point
+    (MultiPoint) features.
 
     The map's CRC-32s are checked first, and every tile is read: a damaged map stops the export
     with the problems found (exit 2) and leaves OUT as it was.
@@ -456,7 +464,12 @@ enum HelpText {
                           "lat lon" lines; blank lines and lines starting with # are skipped; extra
                           columns are ignored; a first line of names is a header, and its
                           lat/latitude and lon/lng/longitude columns are read
-      --layer NAME        draw this layer of a map of several layers (default: the first)
+      --layer NAME        draw this layer of a map of several layers (default: the first layer,
+                          with every layer of lines and the first of points over it); repeat
+                          it to draw several: the first of polygons is coloured, layers of
+                          lines and points are drawn over it: streets as lines (main roads,
+                          by their "class" property, wider and orange), points as dots, and
+                          the ids of places and main roads where they fit
       -q, --quiet         print no summary
 
     EXAMPLES

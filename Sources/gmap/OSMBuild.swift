@@ -10,7 +10,7 @@ enum OSMBuild {
 
     /// The options of polygon builds, which a location map's fixed layers do not take.
     static let polygonOptions = ["--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth",
-                                 "--layer", "--format", "--simplify", "--top"]
+                                 "--layer", "--format", "--simplify", "--top", "--geometry"]
 
     /// Runs the build that `list` (with `--osm`) asks for.
     static func run(_ list: ArgumentList) throws -> Int32 {

@@ -23,11 +23,11 @@ enum RenderCommand {
         try OutputFile.checkDirectory(of: output)
         let started = Date()
         let opened = try location.open()
-        let map = try layer(of: opened, named: list.value("--layer"))
+        let (map, overlays) = try layers(of: opened, named: list.values("--layer"))
         let window = try self.window(for: map, list: list)
         let points = try list.value("--points").map(RenderPointsFile.read) ?? []
         let options = MapRenderer.Options(showsTiles: list.has("--tiles"), points: points,
-                                          threads: ProcessInfo.processInfo.activeProcessorCount)
+                                          threads: ProcessInfo.processInfo.activeProcessorCount, overlays: overlays)
         let drawingStarted = Date()
         let rendered = MapRenderer.render(map, window: window, options: options)
         let encodingStarted = Date()
@@ -42,14 +42,24 @@ enum RenderCommand {
         return ExitCode.success
     }
 
-    /// The layer to draw: the first unless `--layer` names another.
-    private static func layer(of map: GMap, named name: String?) throws -> GMap {
-        guard let name else { return map }
-        guard let layer = map.layer(named: name) else {
-            let names = map.layerNames.map { $0.isEmpty ? "(unnamed)" : $0 }.joined(separator: ", ")
-            throw CommandFailure(message: "--layer '\(name)': the map has no such layer (its layers: \(names))")
+    /// The layer to draw and the layers of lines and points to draw over it. Without `--layer`:
+    /// the first layer, and over it every layer of lines and the first layer of points. With
+    /// `--layer` (repeatable): the layers named, the first of polygons among them underneath.
+    private static func layers(of map: GMap, named names: [String]) throws -> (base: GMap, overlays: [GMap]) {
+        guard !names.isEmpty else {
+            let others = map.layers.dropFirst()
+            let lines = others.filter { $0.geometryKind == .lines }, points = others.first { $0.geometryKind == .points }
+            return (map, lines + (points.map { [$0] } ?? []))
         }
-        return layer
+        let chosen = try names.map { name in
+            guard let layer = map.layer(named: name) else {
+                let names = map.layerNames.map { $0.isEmpty ? "(unnamed)" : $0 }.joined(separator: ", ")
+                throw CommandFailure(message: "--layer '\(name)': the map has no such layer (its layers: \(names))")
+            }
+            return layer
+        }
+        let base = chosen.first { $0.geometryKind == .polygons } ?? chosen[0]
+        return (base, chosen.filter { $0 != base && $0.geometryKind != .polygons })
     }
 
     /// The window from `--bbox` (default: the map's extent) and `--width` (default: a longer side of 2048 pixels).
@@ -87,6 +97,8 @@ enum RenderCommand {
         var text = "wrote \(output): \(window.width) × \(window.height) pixels, \(png.bytes.count) bytes (\(kind)), "
         text += "\(rendered.featuresDrawn) features in \(rendered.colourCount) colours"
         if rendered.overlapPixels > 0 { text += ", \(rendered.overlapPixels) overlap pixels" }
+        if rendered.segmentsDrawn > 0 { text += ", \(rendered.segmentsDrawn) segments" }
+        if rendered.mapPointsDrawn > 0 { text += ", \(rendered.mapPointsDrawn) map points" }
         if rendered.pointsDrawn + rendered.pointsOutside > 0 {
             text += ", \(rendered.pointsDrawn) points" + (rendered.pointsOutside > 0 ? " (\(rendered.pointsOutside) outside the window)" : "")
         }

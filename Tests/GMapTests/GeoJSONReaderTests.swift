@@ -143,7 +143,7 @@ final class GeoJSONReaderTests: XCTestCase {
             XCTAssertEqual(polygons(features[0]), [[[p(0, 0), p(1, 0), p(1, 1), p(0, 1), p(0, 0)]]])
             XCTAssertEqual(polygons(features[1]).count, 2)
             XCTAssertEqual(polygons(features[1])[1], [[p(5, 5), p(6, 5), p(6, 6), p(5, 5)]])
-            XCTAssertEqual(features[2].geometry, .unsupported("LineString"))
+            XCTAssertEqual(features[2].geometry, .lines([[p(1, 2), p(3, 4)]]))
         }
     }
 
@@ -219,12 +219,21 @@ final class GeoJSONReaderTests: XCTestCase {
         for f in features {
             if case .unsupported(let t) = f.geometry { unsupported[t, default: 0] += 1 }
         }
-        XCTAssertEqual(unsupported, ["Point": 1, "MultiPoint": 1, "LineString": 1, "MultiLineString": 1, "GeometryCollection": 1, "null": 1])
+        XCTAssertEqual(unsupported, ["GeometryCollection": 1, "null": 1])
+        XCTAssertEqual(features[0].geometry, .points([p(1, 2)]))
+        XCTAssertEqual(features[1].geometry, .points([p(1, 2), p(3, 4)]))
+        XCTAssertEqual(features[2].geometry, .lines([[p(1, 2), p(3, 4)]]))
+        XCTAssertEqual(features[3].geometry, .lines([[p(1, 2), p(3, 4)]]))
         XCTAssertEqual(polygons(features[6]).count, 1)
         // Coordinates of unsupported types are still validated as JSON.
-        let error = readError(collection("{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2,]}}"))
+        let error = readError(collection("{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"GeometryCollection\",\"coordinates\":[1,2,]}}"))
         XCTAssertEqual(error.message, "expected a value")
         XCTAssertEqual(error.featureIndex, 0)
+        // Points and lines are read as positions.
+        let point = readError(collection("{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2,]}}"))
+        XCTAssertEqual(point.message, "expected a number in position")
+        let line = readError(collection("{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"LineString\",\"coordinates\":[[1,2],[200,3]]}}"))
+        XCTAssertEqual(line.message, "longitude 200 is outside [-180, 180]")
     }
 
     func testNumberConversionIsExact() throws {

@@ -7,7 +7,9 @@ public struct LeafTile: Sendable, Equatable {
         case empty
         /// One feature covers the whole tile: the feature's index.
         case covered(featureIndex: Int)
-        /// A tile record: features with their edges (see ``GMap/forEachEdge(in:_:)``).
+        /// A tile record: features with their edges (see ``GMap/forEachEdge(in:_:)``), or in a
+        /// layer of lines or points their segments or points (``GMap/forEachSegment(in:_:)``,
+        /// ``GMap/forEachPoint(in:_:)``).
         case record
     }
 

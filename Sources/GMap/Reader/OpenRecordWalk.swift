@@ -34,10 +34,11 @@ extension TileRecordReader {
     }
 
     /// Walks a record of lines: `slot` hears of each slot's feature in order, then `segment` of
-    /// every segment with the mask of the slots its run belongs to. `problem` hears of everything
-    /// wrong; false when the record could not be read to its end.
+    /// every segment with the mask of the slots its run belongs to (`run` hears of each run before
+    /// its segments). `problem` hears of everything wrong; false when the record could not be read
+    /// to its end.
     @discardableResult
-    mutating func walkLines(checkingVertices: Bool = true, slot: (Int) -> Void,
+    mutating func walkLines(checkingVertices: Bool = true, slot: (Int) -> Void, run runStarts: () -> Void = {},
                             segment: (_ mask: UInt64, Int64, Int64, Int64, Int64) -> Void,
                             problem: (RecordProblem) -> Void = { _ in }) -> Bool {
         guard let slotCount = readOpenSlots(slot: slot, problem: problem) else { return false }
@@ -75,6 +76,7 @@ extension TileRecordReader {
                 problem(RecordProblem(offset: runStart, reason: "run \(index) starts at slot \(first), after a run starting at slot \(lowest) (runs must come by lowest slot)"))
             }
             lowest = max(lowest, first)
+            runStarts()
             if let runProblem = decode(run, checkingVertices: checkingVertices, { ax, ay, bx, by in segment(run.mask, ax, ay, bx, by) }) {
                 isSound = false
                 problem(RecordProblem(offset: runStart, reason: "run \(index) \(runProblem.phrase)"))

@@ -15,10 +15,15 @@ public struct TileSurvey: Sendable {
     public var splitTiles = 0
     /// The deepest split level reached.
     public var deepestLevel = 0
-    /// Records that could not be read to their end, and every record of a layer of lines or points
-    /// (format 3.1), whose records this reader does not read.
+    /// Records that could not be read to their end.
     public var unreadableRecords = 0
-    /// Edges per non-empty leaf tile, sorted ascending.
+    /// What the layer's features are (nil for a kind this reader does not know).
+    public var geometry: GeometryKind?
+    /// A layer of lines or points (format 3.1): its distinct records (tiles may share one) and
+    /// their bytes; nil for polygons.
+    public var openRecords: (count: Int, bytes: Int)?
+    /// Edges per non-empty leaf tile, sorted ascending: in a layer of lines its segments, in a
+    /// layer of points its points.
     public var edgesPerTile: [Int] = []
     /// Features per non-empty leaf tile, sorted ascending.
     public var featuresPerTile: [Int] = []
@@ -36,6 +41,7 @@ public struct TileSurvey: Sendable {
         var recordEntries: [UInt32] = []
         var recordBytes = RecordBits()
         let grid = map.grid
+        geometry = map.geometryKind
         let readsRecords = map.storage.layout.geometry == GeometryKind.polygons.rawValue
         topLevelTiles = Int(grid.columns * grid.rows)
         let unreadableEntries = map.forEachLeafTile { tile in
@@ -49,11 +55,13 @@ public struct TileSurvey: Sendable {
                 featuresPerTile.append(1)
             case .record:
                 recordTiles += 1
-                // A layer of lines or points (format 3.1): this reader does not read its records.
                 guard readsRecords else {
-                    unreadableRecords += 1
-                    edgesPerTile.append(0)
-                    featuresPerTile.append(0)
+                    // A layer of lines or points (format 3.1).
+                    let (features, items, sound) = Self.countOpen(map, tile)
+                    if !sound { unreadableRecords += 1 }
+                    recordEntries.append(tile.entry)
+                    edgesPerTile.append(items)
+                    featuresPerTile.append(features)
                     return
                 }
                 var reader = TileRecordReader(storage: map.storage, entry: tile.entry, bounds: tile.bounds)
@@ -66,6 +74,7 @@ public struct TileSurvey: Sendable {
         }
         unreadableRecords += unreadableEntries
         splitTiles = Int(grid.subdirectoryCount)
+        if !readsRecords { openRecords = Self.measureOpen(map, entries: recordEntries) }
         if map.layout.usesNodes, readsRecords {
             // Each distinct record once (tiles may share one).
             recordEntries.sort()
@@ -82,6 +91,44 @@ public struct TileSurvey: Sendable {
         }
         edgesPerTile.sort()
         featuresPerTile.sort()
+    }
+
+    /// The features, and the segments or points, of one record of a layer of lines or points, and
+    /// whether it could be read to its end.
+    private static func countOpen(_ map: GMap, _ tile: LeafTile) -> (features: Int, items: Int, sound: Bool) {
+        var reader = TileRecordReader(storage: map.storage, entry: tile.entry, bounds: tile.bounds)
+        var features = 0, items = 0
+        let sound: Bool
+        if map.storage.layout.geometry == GeometryKind.lines.rawValue {
+            sound = reader.walkLines(slot: { _ in features += 1 }, segment: { mask, _, _, _, _ in items += mask.nonzeroBitCount })
+        } else if map.storage.layout.geometry == GeometryKind.points.rawValue {
+            sound = reader.walkPoints(slot: { _ in features += 1 }, point: { _, _, _ in items += 1 })
+        } else {
+            sound = false
+        }
+        return (features, items, sound && reader.isSound)
+    }
+
+    /// The distinct records among `entries` of a layer of lines or points, and their bytes (each
+    /// read to its end; a damaged one counts up to the damage).
+    private static func measureOpen(_ map: GMap, entries: [UInt32]) -> (count: Int, bytes: Int) {
+        let lines = map.storage.layout.geometry == GeometryKind.lines.rawValue
+        var count = 0, bytes = 0
+        var previous: UInt32?
+        for entry in entries.sorted() where entry != previous {
+            previous = entry
+            count += 1
+            // The bounds only place the vertices, which are not kept: any tile will do.
+            var reader = TileRecordReader(storage: map.storage, entry: entry, bounds: TileBounds(west: 0, south: 0, east: 0, north: 0))
+            let start = reader.cursor.position
+            if lines {
+                reader.walkLines(checkingVertices: false, slot: { _ in }, segment: { _, _, _, _, _ in })
+            } else {
+                reader.walkPoints(checkingVertices: false, slot: { _ in }, point: { _, _, _ in })
+            }
+            bytes += reader.cursor.position - start
+        }
+        return (count, bytes)
     }
 }
 

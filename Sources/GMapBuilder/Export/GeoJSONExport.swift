@@ -8,8 +8,13 @@ public struct ExportReport: Sendable, Equatable {
     public var polygonCount = 0
     /// Rings written.
     public var ringCount = 0
-    /// Positions written, each ring's closing one included.
+    /// Positions written, each ring's closing one included (in a layer of lines, each line's; in a
+    /// layer of points, each point).
     public var vertexCount = 0
+    /// Lines written (a layer of lines: each LineString, or each line of a MultiLineString).
+    public var lineCount = 0
+    /// Points written (a layer of points).
+    public var pointCount = 0
     /// Edges read back from the tiles, each once.
     public var edgeCount = 0
     /// Bytes written.
@@ -90,6 +95,10 @@ public struct GeoJSONExport: Sendable {
         for section in map.sectionsFailingChecksum {
             report.problems.append("section \(section.tag) (\(section.length) bytes at byte \(section.offset)) does not match its CRC-32")
         }
+        switch map.geometryKind {
+        case .lines?, .points?: return try writeOpen(map, report: report, to: output)
+        default: break
+        }
         var collected = RecoveredEdges(map: map)
         if collected.unreadableTiles > 0 {
             report.problems.append("\(collected.unreadableTiles) tile directory entries cannot be read")
@@ -132,12 +141,12 @@ public struct GeoJSONExport: Sendable {
         return report
     }
 
-    private func checkDamage(_ report: ExportReport) throws {
+    func checkDamage(_ report: ExportReport) throws {
         guard !allowsDamage, !report.problems.isEmpty else { return }
         throw ExportError("the map is damaged: " + report.problems.joined(separator: "; "), problems: report.problems)
     }
 
-    private func flush(_ bytes: inout [UInt8], into output: ([UInt8]) throws -> Void, report: inout ExportReport) throws {
+    func flush(_ bytes: inout [UInt8], into output: ([UInt8]) throws -> Void, report: inout ExportReport) throws {
         guard !bytes.isEmpty else { return }
         try output(bytes)
         report.byteCount += bytes.count
@@ -147,26 +156,8 @@ public struct GeoJSONExport: Sendable {
     /// `{"type":"Feature","id":…,"properties":{…},"geometry":{…}}` without a line break.
     private func appendFeature(_ feature: Feature, polygons: [[ExportRing]], degrees: DegreeText,
                                to bytes: inout [UInt8], report: inout ExportReport) {
-        let id = feature.id
-        var properties = feature.properties
-        if (Self.automaticId(of: properties) ?? id) != id {
-            if properties.contains(where: { $0.key == "id" }) {
-                report.idsNotReproducible.append(id)
-            } else {
-                properties.insert(Property(key: "id", value: id, kind: .string), at: 0)
-                report.idPropertiesAdded += 1
-            }
-        }
-        bytes.append(contentsOf: "{\"type\":\"Feature\",\"id\":".utf8)
-        JSONWriting.appendString(id, to: &bytes)
-        bytes.append(contentsOf: ",\"properties\":{".utf8)
-        for (position, property) in properties.enumerated() {
-            if position > 0 { bytes.append(UInt8(ascii: ",")) }
-            JSONWriting.appendString(property.key, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            if !JSONWriting.appendValue(property, to: &bytes) { report.valuesWrittenAsStrings += 1 }
-        }
-        bytes.append(contentsOf: "},\"geometry\":{\"type\":".utf8)
+        appendFeatureHead(feature, to: &bytes, report: &report)
+        bytes.append(contentsOf: "{\"type\":".utf8)
         let single = polygons.count == 1
         bytes.append(contentsOf: (single ? "\"Polygon\"" : "\"MultiPolygon\"").utf8)
         bytes.append(contentsOf: ",\"coordinates\":".utf8)
@@ -195,6 +186,30 @@ public struct GeoJSONExport: Sendable {
         bytes.append(contentsOf: "}}".utf8)
         report.polygonCount += polygons.count
         report.featureCount += 1
+    }
+
+    /// `{"type":"Feature","id":…,"properties":{…},"geometry":`: the feature up to its geometry.
+    func appendFeatureHead(_ feature: Feature, to bytes: inout [UInt8], report: inout ExportReport) {
+        let id = feature.id
+        var properties = feature.properties
+        if (Self.automaticId(of: properties) ?? id) != id {
+            if properties.contains(where: { $0.key == "id" }) {
+                report.idsNotReproducible.append(id)
+            } else {
+                properties.insert(Property(key: "id", value: id, kind: .string), at: 0)
+                report.idPropertiesAdded += 1
+            }
+        }
+        bytes.append(contentsOf: "{\"type\":\"Feature\",\"id\":".utf8)
+        JSONWriting.appendString(id, to: &bytes)
+        bytes.append(contentsOf: ",\"properties\":{".utf8)
+        for (position, property) in properties.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONWriting.appendString(property.key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            if !JSONWriting.appendValue(property, to: &bytes) { report.valuesWrittenAsStrings += 1 }
+        }
+        bytes.append(contentsOf: "},\"geometry\":".utf8)
     }
 
     /// The id `gmap build` would choose from these properties without `--id`, or nil when none of

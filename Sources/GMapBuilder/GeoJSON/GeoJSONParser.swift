@@ -15,9 +15,13 @@ private let cMinus: UInt8 = 0x2D, cPlus: UInt8 = 0x2B, cDot: UInt8 = 0x2E, cZero
 private let cLowerE: UInt8 = 0x65, cUpperE: UInt8 = 0x45, cNewline: UInt8 = 0x0A, cRecordSeparator: UInt8 = 0x1E
 
 /// The geometry types the reader knows.
-private enum GeometryKind {
+private enum GeometryType {
     case polygon
     case multiPolygon
+    case lineString
+    case multiLineString
+    case point
+    case multiPoint
     case other(String)
 }
 
@@ -927,8 +931,8 @@ final class GeoJSONParser {
 
     /// Parses a geometry object at `pos`.
     private func parseGeometry() throws(GeoJSONError) -> GeoJSONGeometry {
-        var kind: GeometryKind? = nil
-        var polygons: [[[GeoJSONPosition]]]? = nil
+        var kind: GeometryType? = nil
+        var geometry: GeoJSONGeometry? = nil
         var captured: (bytes: [UInt8], offset: Int, line: Int)? = nil
         var sawCoordinates = false
         var next: Int? = try beginObject()
@@ -945,9 +949,15 @@ final class GeoJSONParser {
                     kind = .polygon
                 } else if stringBytesAre("MultiPolygon") {
                     kind = .multiPolygon
-                } else if stringBytesAre("Point") || stringBytesAre("MultiPoint") || stringBytesAre("LineString")
-                    || stringBytesAre("MultiLineString") || stringBytesAre("GeometryCollection")
-                {
+                } else if stringBytesAre("LineString") {
+                    kind = .lineString
+                } else if stringBytesAre("MultiLineString") {
+                    kind = .multiLineString
+                } else if stringBytesAre("Point") {
+                    kind = .point
+                } else if stringBytesAre("MultiPoint") {
+                    kind = .multiPoint
+                } else if stringBytesAre("GeometryCollection") {
                     kind = .other(String(decoding: stringBytes, as: UTF8.self))
                 } else {
                     throw fail("unknown geometry type \"\(String(decoding: stringBytes, as: UTF8.self))\"")
@@ -956,12 +966,10 @@ final class GeoJSONParser {
                 if sawCoordinates { throw fail("duplicate \"coordinates\" member in geometry") }
                 sawCoordinates = true
                 switch kind {
-                case .polygon?:
-                    polygons = [try parsePolygon(number: 0)]
-                case .multiPolygon?:
-                    polygons = try parseMultiPolygon()
                 case .other?:
                     try walkValue(emit: false, depth: 4)
+                case let known?:
+                    geometry = try parseCoordinates(of: known)
                 case nil:
                     // The type is not known yet: keep the raw text and parse it once it is.
                     mark = pos
@@ -978,21 +986,79 @@ final class GeoJSONParser {
             next = try nextMember(in: "geometry")
         }
         guard let kind else { throw fail("geometry has no \"type\" member") }
+        if case .other(let name) = kind { return .unsupported(name) }
+        if let geometry { return geometry }
+        guard let captured else { throw fail("\(Self.name(of: kind)) geometry has no \"coordinates\" member") }
+        let sub = GeoJSONParser(
+            memory: captured.bytes, chunkSize: max(captured.bytes.count, 1), baseOffset: captured.offset,
+            baseLine: captured.line, featureIndex: featureIndex)
+        return try sub.parseCoordinates(of: kind)
+    }
+
+    /// The GeoJSON name of a geometry type.
+    private static func name(of kind: GeometryType) -> String {
         switch kind {
-        case .other(let name):
-            return .unsupported(name)
-        case .polygon, .multiPolygon:
-            if let polygons { return .polygons(polygons) }
-            let typeName: String
-            if case .polygon = kind { typeName = "Polygon" } else { typeName = "MultiPolygon" }
-            guard let captured else { throw fail("\(typeName) geometry has no \"coordinates\" member") }
-            let sub = GeoJSONParser(
-                memory: captured.bytes, chunkSize: max(captured.bytes.count, 1), baseOffset: captured.offset,
-                baseLine: captured.line, featureIndex: featureIndex)
-            if case .polygon = kind {
-                return .polygons([try sub.parsePolygon(number: 0)])
+        case .polygon: return "Polygon"
+        case .multiPolygon: return "MultiPolygon"
+        case .lineString: return "LineString"
+        case .multiLineString: return "MultiLineString"
+        case .point: return "Point"
+        case .multiPoint: return "MultiPoint"
+        case .other(let name): return name
+        }
+    }
+
+    /// Parses the coordinates of a geometry of type `kind` at the next non-whitespace byte.
+    private func parseCoordinates(of kind: GeometryType) throws(GeoJSONError) -> GeoJSONGeometry {
+        switch kind {
+        case .polygon: return .polygons([try parsePolygon(number: 0)])
+        case .multiPolygon: return .polygons(try parseMultiPolygon())
+        case .lineString: return .lines([try parsePositions(what: "LineString")])
+        case .multiLineString: return .lines(try parseList(what: "MultiLineString") { () throws(GeoJSONError) in try parsePositions(what: "line") })
+        case .point:
+            let c = try skipWhitespace()
+            guard c == Int(cLBracket) else { throw expected("'[' to start Point coordinates", c) }
+            pos &+= 1
+            return .points([try parsePosition()])
+        case .multiPoint: return .points(try parsePositions(what: "MultiPoint"))
+        case .other(let name): return .unsupported(name)
+        }
+    }
+
+    /// Parses a list of positions (a LineString's or a MultiPoint's coordinates) at the next
+    /// non-whitespace byte.
+    private func parsePositions(what: String) throws(GeoJSONError) -> [GeoJSONPosition] {
+        try parseList(what: what) { () throws(GeoJSONError) in
+            let c = try skipWhitespace()
+            guard c == Int(cLBracket) else { throw expected("'[' to start a position", c) }
+            pos &+= 1
+            return try parsePosition()
+        }
+    }
+
+    /// Parses `[element, …]` at the next non-whitespace byte, each element by `element`.
+    private func parseList<Element>(what: String, _ element: () throws(GeoJSONError) -> Element) throws(GeoJSONError) -> [Element] {
+        var c = try skipWhitespace()
+        guard c == Int(cLBracket) else { throw expected("'[' to start \(what) coordinates", c) }
+        pos &+= 1
+        var elements: [Element] = []
+        c = try skipWhitespace()
+        if c == Int(cRBracket) {
+            pos &+= 1
+            return elements
+        }
+        while true {
+            elements.append(try element())
+            c = try skipWhitespace()
+            if c == Int(cComma) {
+                pos &+= 1
+                continue
             }
-            return .polygons(try sub.parseMultiPolygon())
+            if c == Int(cRBracket) {
+                pos &+= 1
+                return elements
+            }
+            throw expected("',' or ']' in coordinates", c)
         }
     }
 

@@ -1,3 +1,5 @@
+import GMap
+
 // Public value types produced by `GeoJSONReader`.
 
 /// A JSON value kept from a feature's properties (or its `id`).
@@ -34,9 +36,23 @@ public enum GeoJSONGeometry: Sendable, Equatable {
     /// Polygon -> one element; MultiPolygon -> one per polygon. Each polygon is [outer ring, holes...];
     /// each ring is a list of positions as written (not closed or deduplicated by the reader).
     case polygons([[[GeoJSONPosition]]])
-    /// Any other geometry type (Point, LineString, GeometryCollection, ...), by its "type" string;
-    /// or "null" for a null geometry.
+    /// LineString -> one line; MultiLineString -> one per line. Each line is a list of positions as
+    /// written (a line of fewer than two distinct positions is the builder's to drop).
+    case lines([[GeoJSONPosition]])
+    /// Point -> one position; MultiPoint -> its positions.
+    case points([GeoJSONPosition])
+    /// Any other geometry type (GeometryCollection), by its "type" string; or "null" for a null geometry.
     case unsupported(String)
+
+    /// What the geometry is a kind of: polygons, lines or points; nil for ``unsupported(_:)``.
+    public var kind: GeometryKind? {
+        switch self {
+        case .polygons: return .polygons
+        case .lines: return .lines
+        case .points: return .points
+        case .unsupported: return nil
+        }
+    }
 }
 
 /// One feature of a FeatureCollection.

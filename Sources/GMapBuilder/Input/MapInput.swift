@@ -1,4 +1,4 @@
-/// Reads any input `gmap build` accepts into a ``MapBuilder``: GeoJSON (a FeatureCollection or a sequence of
+/// Reads any input `gmap build` accepts into a ``MapBuilder`` (or another ``FeatureSink``): GeoJSON (a FeatureCollection or a sequence of
 /// features), gzip-compressed GeoJSON, an ESRI shapefile, or a ZIP archive holding one shapefile or one
 /// GeoJSON file. ``InputFormat/detect(name:prefix:)`` chooses.
 public enum MapInput {
@@ -11,7 +11,7 @@ public enum MapInput {
     /// Errors: ``GeoJSONError`` (GeoJSON, and gzip data, whose errors it carries), ``ShapefileError``,
     /// ``ZipError``, ``FileReadError`` and ``BuildError``.
     @discardableResult
-    public static func read(path: String, into builder: inout MapBuilder) throws -> InputFormat {
+    public static func read<Builder: FeatureSink>(path: String, into builder: inout Builder) throws -> InputFormat {
         let (prefix, source) = try PrefixedByteSource.peek(InputFormat.magicLength, of: try FileByteSource(path: path))
         let standardInput = path == "-"
         let name = standardInput ? "<stdin>" : path
@@ -42,7 +42,7 @@ public enum MapInput {
                 shapefile = try ShapefileReader(archive: archive)
             }
             try shapefile.forEachFeature { feature in
-                try GeoJSONImport.add(feature, to: &builder)
+                try builder.add(feature)
             }
         }
         return format

@@ -15,6 +15,8 @@ public struct LineLayerBuilder: Sendable {
     public let options: BuildOptions
     var geometry = OpenGeometrySet(kind: .lines)
     var metadata: [(String, String)] = []
+    /// Features read but not kept because they are not lines, by GeoJSON type (filled by ``GeoJSONImport``).
+    public var skippedGeometries: [String: Int] = [:]
 
     /// A builder with these options (checked as ``BuildOptions/validate()`` does).
     public init(options: BuildOptions = BuildOptions()) throws {
@@ -48,6 +50,8 @@ public struct PointLayerBuilder: Sendable {
     public var writesIndexes = true
     var geometry = OpenGeometrySet(kind: .points)
     var metadata: [(String, String)] = []
+    /// Features read but not kept because they are not points, by GeoJSON type (filled by ``GeoJSONImport``).
+    public var skippedGeometries: [String: Int] = [:]
 
     /// A builder with these options (checked as ``BuildOptions/validate()`` does).
     public init(options: BuildOptions = BuildOptions()) throws {
@@ -73,7 +77,8 @@ public struct PointLayerBuilder: Sendable {
 extension OpenGeometrySet {
     /// Builds the layer's sections (format 3.1): `GRID` with this kind, `TILE`, `FEAT` and `PROP`
     /// with the features in the order added (area 0), and with `indexes` `LABL` and `NAME`.
-    func buildLayer(tags: LayerSectionTags, indexes: Bool, strings: inout StringPool, options: BuildOptions) throws -> MapBuilder.BuiltLayer {
+    func buildLayer(tags: LayerSectionTags, indexes: Bool, strings: inout StringPool, options: BuildOptions,
+                    skipped: [String: Int] = [:]) throws -> MapBuilder.BuiltLayer {
         guard options.formatMajorVersion >= 3 else { throw BuildError("a layer of \(kind.name) needs format 3.1; it cannot be written in format \(options.formatMajorVersion)") }
         guard featureCount > 0 else { throw BuildError("no feature has \(kind == .lines ? "a line of two or more distinct positions" : "a point") to build a layer from") }
         var grid = OpenTileEncoder.grid(for: self, options: options)
@@ -111,8 +116,12 @@ extension OpenGeometrySet {
             sections.append((tags.names, try NameIndexWriter.section(ids: ids, properties: properties, order: order, strings: &strings)))
         }
         var report = BuildReport()
+        report.geometry = kind
         report.featureCount = featureCount
         report.vertexCount = vertexCount
+        report.lineCount = kind == .lines ? continues.reduce(0) { $0 + ($1 ? 0 : 1) } : 0
+        report.droppedFeatures = droppedFeatures
+        report.skippedGeometries = skipped
         report.grid = grid
         report.emptyTiles = encoder.counts.emptyTiles
         report.recordTiles = encoder.counts.recordTiles

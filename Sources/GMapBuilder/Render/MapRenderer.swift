@@ -28,6 +28,8 @@ public struct RenderedMap: Sendable {
     public var pointsDrawn: Int, pointsOutside: Int
     /// Leaf tiles walked (with tiles shown), and directory entries that could not be read.
     public var leafTiles: Int, unreadableTileEntries: Int
+    /// Layers of lines and points: segments drawn (once for each tile holding them) and points drawn.
+    public var segmentsDrawn = 0, mapPointsDrawn = 0
 }
 
 /// Draws a map as the map itself answers: each pixel is coloured by the lookup of its centre.
@@ -45,6 +47,9 @@ public struct RenderedMap: Sendable {
 ///   least 4 pixels wide (top-level edges dark grey, split edges dark magenta) and a legend.
 /// - Points: a cross at each point (red when no feature contains it) labelled with the id of
 ///   the feature a lookup of the point gives, or "-".
+/// - Layers of lines and points (format 3.1), the map's own when it is one, and
+///   ``Options/overlays``: streets as lines (main roads wider, by their `class` property), points
+///   as dots, and names where they fit (``OpenLayerPainter``).
 public enum MapRenderer {
     /// The most pixels a picture may have (e.g. 4096 × 4096, or 5792 × 2896 for the world).
     public static let maximumPixels = 16_777_216
@@ -61,9 +66,12 @@ public enum MapRenderer {
         public var style: MapStyle
         /// Threads for the lookups (1: this thread only).
         public var threads: Int
+        /// Layers of lines or points (format 3.1) drawn over the map; layers of polygons here are ignored.
+        public var overlays: [GMap]
 
         /// Options from their parts.
-        public init(showsTiles: Bool = false, points: [RenderPoint] = [], style: MapStyle = .standard, threads: Int = 1) {
+        public init(showsTiles: Bool = false, points: [RenderPoint] = [], style: MapStyle = .standard, threads: Int = 1, overlays: [GMap] = []) {
+            self.overlays = overlays
             self.showsTiles = showsTiles
             self.points = points
             self.style = style
@@ -104,6 +112,8 @@ public enum MapRenderer {
             unreadable = tiles.unreadableEntries
             MapLegend.draw(style: style, into: &raster)
         }
+        var painter = OpenLayerPainter(window: window, style: style)
+        painter.draw((map.geometryKind == .polygons ? [] : [map]) + options.overlays, into: &raster)
         var drawn = 0
         for point in options.points {
             guard let pixel = window.pixel(latitude: point.latitude, longitude: point.longitude) else { continue }
@@ -113,7 +123,8 @@ public enum MapRenderer {
         }
         let featuresDrawn = colouring.slots.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
         return RenderedMap(raster: raster, featuresDrawn: featuresDrawn, colourCount: colouring.slotCount, overlapPixels: overlapPixels,
-                           pointsDrawn: drawn, pointsOutside: options.points.count - drawn, leafTiles: leafTiles, unreadableTileEntries: unreadable)
+                           pointsDrawn: drawn, pointsOutside: options.points.count - drawn, leafTiles: leafTiles, unreadableTileEntries: unreadable,
+                           segmentsDrawn: painter.segmentsDrawn, mapPointsDrawn: painter.pointsDrawn)
     }
 
     /// Whether a feature's pixel takes the border line: a neighbour answers the sea or a smaller feature.

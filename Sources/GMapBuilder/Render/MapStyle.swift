@@ -22,6 +22,10 @@ public struct MapStyle: Sendable, Equatable {
     public var tileLine: RGBColour, splitLine: RGBColour
     /// Text and point markers; their halo; a marker for a point no feature contains.
     public var ink: RGBColour, halo: RGBColour, missInk: RGBColour
+    /// Layers of lines: streets of minor classes, and main and middle roads (wider).
+    public var minorLine = RGBColour(hex: 0x7D8794), mainLine = RGBColour(hex: 0xD9822B)
+    /// Layers of points: the dots.
+    public var pointInk = RGBColour(hex: 0x2E4A8C)
 
     /// The colours gmap draws with: muted land colours on a pale sea.
     public static let standard = MapStyle(
