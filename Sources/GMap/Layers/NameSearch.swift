@@ -186,3 +186,11 @@ struct NameIndexReader {
         return lhs.count - rhs.count
     }
 }
+
+extension GMap {
+    /// The search of gmap 1.1: this layer only, exact matches then (with `prefixes`) prefix matches.
+    @available(*, deprecated, message: "use find(_:layer:matching:limit:), which also matches words and searches every layer")
+    public func find(_ text: String, prefixes: Bool, limit: Int = Int.max) -> [Feature] {
+        find(text, layer: layerName, matching: prefixes ? .prefix : .exact, limit: limit)
+    }
+}
