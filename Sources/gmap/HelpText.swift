@@ -396,6 +396,7 @@ enum HelpText {
     static let bench = """
     gmap bench [MAP] [--points N] [--runs R] [--seed S] [--near METRES] [--json] [--save-points FILE]
     gmap bench [MAP] --points-file FILE [--answers OUT] [--runs R] [--json]
+    gmap bench --osm FILE.osm.pbf [--walks W] [--runs R] [--points N] [--json]
 
     Measures the map in this process, from repeated runs:
       open       median and p99 of at least 21 opens (each maps the file and checks its header)
@@ -406,6 +407,17 @@ enum HelpText {
                  cost subtracted), and the edges stored in each point's tile (mean, p99): what a
                  lookup may test
       threads    lookups per second over the first set split across 1 thread and every core
+      where      on a location map (gmap build --osm): the time of each LocationContext update
+                 over W walks (default 200) of 60 fixes along the map's own streets (a random
+                 point of a random road segment, straight on at 1.4 m/s, one fix a second,
+                 Gaussian noise of 5 m, the walk's course as heading, no throttle), p50 and p99
+                 over R runs; a fresh context's first fix (what gmap where answers); how the
+                 fixes were answered; and the resident KiB of a second mapping of the file that
+                 only the walks touched
+      build      with --osm: builds the location map of FILE min(R, 5) times in this process
+                 (read, decode, build; median and slowest), the process's peak RSS (VmHWM)
+                 before and after, and the map's bytes; the rest of the bench measures that map
+                 (written to a temporary file, removed at the end)
 
     The point sets, from seed S (default 42): "uniform", N points (default 1,000,000) uniform on
     the sphere; "on land", those of them inside some feature, repeated up to N; "near border",
@@ -419,7 +431,10 @@ enum HelpText {
     id per line in input order, an empty line where no feature contains the point. --json prints
     one JSON object (keys: map, bytes, features, open_us, rss_open_kb, rss_after_kb,
     process_rss_open_kb, process_rss_after_kb, sets[name, points, found, runs, ns_median, ns_p99,
-    single_ns_p50, single_ns_p99, edges_mean, edges_p99], threads[threads, lookups_per_second]).
+    single_ns_p50, single_ns_p99, edges_mean, edges_p99], threads[threads, lookups_per_second]; on a
+    location map where{walks, fixes, runs, update_us_p50, update_us_p99, update_us_mean,
+    once_us_p50, once_us_p99, along, inside, other, unknown, rss_after_walks_kb}; with --osm
+    build{input, builds, ms_median, ms_max, peak_rss_kb, peak_rss_before_kb, bytes}).
 
     --save-points FILE writes the point sets used, as "lat,lon" lines under a "# name: N points"
     line per set, so other tools can be timed on the very same points.
@@ -428,6 +443,7 @@ enum HelpText {
       gmap bench world.gmap
       gmap bench world.gmap --points 200000 --runs 5 --json
       gmap bench tz.gmap --points-file points.csv --answers answers.txt
+      gmap bench --osm Helsinki.osm.pbf --points 100000
 
     """
 

@@ -109,6 +109,8 @@ final class CommandLineTests: XCTestCase {
         let nearFound = try XCTUnwrap(sets[2]["found"] as? Int)
         XCTAssertTrue(nearFound > 0 && nearFound < 3000, "near-border points fall on both sides: \(nearFound) found")
         XCTAssertEqual((report["threads"] as? [[String: Any]])?.first?["threads"] as? Int, 1)
+        XCTAssertNil(report["where"], "a map of polygons alone has no where measurement")
+        XCTAssertNil(report["build"], "nothing was built")
 
         let points = temporary.appendingPathComponent("points.csv"), answers = temporary.appendingPathComponent("answers.txt")
         try "9,89\n# comment\n\n1 1\n50,50\n".write(to: points, atomically: true, encoding: .utf8)

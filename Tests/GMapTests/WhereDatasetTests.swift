@@ -91,6 +91,34 @@ final class WhereDatasetTests: XCTestCase {
         XCTAssertEqual(every.stdout.split(separator: "\n").count, 61)
     }
 
+    /// `gmap bench --osm`: the build timed with its peak memory, then `where` over walks along the
+    /// map's streets, in the JSON report; most walked fixes are along a road, and the map stays small.
+    func testBenchBuildsAndTimesWhere() throws {
+        guard CommandLineTests.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle (run swift build first)") }
+        let pbf = try OSMPBFDatasetTests.extract("Helsinki.osm.pbf")
+        let result = try CommandLineTests.runGMap(["bench", "--osm", pbf.path, "--points", "2000", "--runs", "2", "--walks", "20", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+        let build = try XCTUnwrap(report["build"] as? [String: Any], result.stdout)
+        XCTAssertEqual(build["builds"] as? Int, 2)
+        XCTAssertGreaterThan(try XCTUnwrap(build["ms_median"] as? Double), 0)
+        let bytes = try XCTUnwrap(build["bytes"] as? Int)
+        XCTAssertEqual(report["bytes"] as? Int, bytes, "the bench measures the map it built")
+        XCTAssertLessThanOrEqual(bytes, 400_000)
+        XCTAssertGreaterThan(try XCTUnwrap(build["peak_rss_kb"] as? Int), 0)
+        let walked = try XCTUnwrap(report["where"] as? [String: Any], result.stdout)
+        XCTAssertEqual(walked["fixes"] as? Int, 20 * 60)
+        let p50 = try XCTUnwrap(walked["update_us_p50"] as? Double), p99 = try XCTUnwrap(walked["update_us_p99"] as? Double)
+        XCTAssertTrue(p50 > 0 && p50 <= p99, "p50 \(p50) µs, p99 \(p99) µs")
+        let along = try XCTUnwrap(walked["along"] as? Int)
+        XCTAssertGreaterThan(along, 20 * 60 * 3 / 4, "walks along the streets are mostly along a road: \(walked)")
+        if let resident = walked["rss_after_walks_kb"] as? Int { XCTAssertLessThanOrEqual(resident, 1024) }
+        // A map without roads has no where section; a map and --osm together are refused.
+        let polygons = try CommandLineTests.runGMap(["bench", "--osm", pbf.path, "extra.gmap"])
+        XCTAssertEqual(polygons.status, 2)
+        XCTAssertTrue(polygons.stderr.contains("one map too many"), polygons.stderr)
+    }
+
     func testCInterfaceSaysWhatTheLibrarySays() throws {
         let pbf = try OSMPBFDatasetTests.extract("Helsinki.osm.pbf")
         let data = try OSMPBFReader.read(path: pbf.path)

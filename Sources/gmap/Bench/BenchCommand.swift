@@ -3,7 +3,8 @@ import Foundation
 import GMap
 
 /// `gmap bench MAP`: open time, lookup speed on several point sets, cost per lookup, memory and
-/// multi-threaded throughput, from repeated runs.
+/// multi-threaded throughput, from repeated runs; on a location map also `where` (``LocationBench``);
+/// with `--osm FILE.osm.pbf`, first the build of that location map (``BuildBench``).
 enum BenchCommand {
     /// What the command was asked to do.
     struct Settings {
@@ -17,24 +18,41 @@ enum BenchCommand {
         var answersFile: String?
         var savePointsFile: String?
         var json = false
+        /// The walks of the location measurement (60 fixes each).
+        var walks = 200
+        /// `--osm`: the PBF file to build a location map from, timed, before measuring that map.
+        var osmFile: String?
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let list = try ArgumentList(arguments, options: ["--points", "--runs", "--seed", "--near", "--points-file", "--answers", "--save-points"],
+        let list = try ArgumentList(arguments, options: ["--points", "--runs", "--seed", "--near", "--points-file", "--answers", "--save-points",
+                                                         "--walks", "--osm"],
                                     flags: ["--json", "--help", "-h"])
         if list.has("--help") || list.has("-h") {
             StandardOutput.shared.write(HelpText.help(for: "bench"))
             return ExitCode.success
         }
-        let settings = try parse(list)
-        let report = try measure(settings)
+        var settings = try parse(list)
+        var build: BuildBench.Report?
+        if let osm = settings.osmFile {
+            let built = try BuildBench.measure(osm: osm, runs: min(settings.runs, 5))
+            build = built.report
+            settings.location = .argument(built.path)
+        }
+        defer { if let build { unlink(build.mapPath) } }
+        var report = try measure(settings)
+        report.build = build
         StandardOutput.shared.write(settings.json ? report.json : report.text)
         return ExitCode.success
     }
 
     static func parse(_ list: ArgumentList) throws -> Settings {
         var settings: Settings
+        if list.value("--osm") != nil, !list.positional.isEmpty {
+            throw CommandFailure(message: "with --osm, gmap bench measures the map it builds from the PBF file; '\(list.positional[0])' is one map too many")
+        }
         switch list.positional.count {
+        case 0 where list.value("--osm") != nil: settings = Settings(location: .argument(""))
         case 0: settings = Settings(location: try DefaultMap.location())
         case 1: settings = Settings(location: .argument(list.positional[0]))
         default: throw CommandFailure(message: "usage: gmap bench [MAP] [--points N] [--runs R] (see 'gmap help bench')")
@@ -54,6 +72,11 @@ enum BenchCommand {
             throw CommandFailure(message: "--answers needs --points-file (the answers are written for those points, in order)")
         }
         settings.savePointsFile = list.value("--save-points")
+        settings.walks = try positive(list, "--walks", default: settings.walks)
+        if let osm = list.value("--osm") {
+            guard !osm.isEmpty else { throw CommandFailure(message: "--osm needs an OpenStreetMap PBF file: gmap bench --osm FILE.osm.pbf") }
+            settings.osmFile = osm
+        }
         settings.json = list.has("--json")
         return settings
     }
@@ -75,6 +98,9 @@ enum BenchCommand {
         report.openMicroseconds = (Stopwatch.percentile(opens, 0.5) * 1e6, Stopwatch.percentile(opens, 0.99) * 1e6, opens.count)
         report.mappedKiBAfterOpen = map.withUnsafeBytes { $0.baseAddress.flatMap(ProcessMemory.residentKiB(ofMappingAt:)) }
         report.processKiBAfterOpen = ProcessMemory.residentKiB()
+        // A second mapping of the file for the location walks' resident pages, before lookups touch anything.
+        report.location = LocationBench.measure(map: map, fresh: try? settings.location.open(), walks: settings.walks,
+                                                runs: settings.runs, seed: settings.seed)
 
         var random = SplitMix64(state: settings.seed)
         var sets: [(name: String, points: [BenchPoint])] = []

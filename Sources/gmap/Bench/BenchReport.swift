@@ -37,6 +37,10 @@ struct BenchReport {
     var threads: [Throughput] = []
     /// The first set's answers, in order ("" for none).
     var answers: [String] = []
+    /// On a location map: `where` over walks along its streets.
+    var location: LocationBench.Report?
+    /// With `--osm`: the build of the map.
+    var build: BuildBench.Report?
 
     private static func kib(_ value: Int?) -> String { value.map { "\($0) KiB" } ?? "n/a" }
     private static func f(_ value: Double) -> String { Stopwatch.format(value) }
@@ -53,6 +57,14 @@ struct BenchReport {
         if let one = threads.first {
             let parts = threads.map { "\($0.threads) thread\($0.threads == 1 ? "" : "s") \(Self.f($0.lookupsPerSecond / 1e6)) M/s (\(Self.f($0.lookupsPerSecond / one.lookupsPerSecond))×)" }
             lines.append("threads       \(parts.joined(separator: ", ")) on the \(sets.first?.name ?? "") points")
+        }
+        if let build {
+            lines.append("build         median \(Self.f(build.secondsMedian * 1e3)) ms, slowest \(Self.f(build.secondsMax * 1e3)) ms (\(build.builds) builds of \(build.input), read and build); peak RSS \(Self.kib(build.peakKiBAfter)) (\(Self.kib(build.peakKiBBefore)) before); \(build.mapBytes) bytes")
+        }
+        if let location {
+            lines.append("where update  p50 \(Self.f(location.updateP50)) µs, p99 \(Self.f(location.updateP99)) µs, mean (median of runs) \(Self.f(location.updateMeanMedian)) µs; \(location.runs) runs × \(location.walks) walks × \(LocationBench.fixesPerWalk) fixes along the streets, σ \(Self.f(LocationBench.sigma)) m, unthrottled")
+            lines.append("where once    p50 \(Self.f(location.oneShotP50)) µs, p99 \(Self.f(location.oneShotP99)) µs (a fresh context's first fix, as gmap where)")
+            lines.append("where senses  along a road \(location.along), inside an area \(location.inside), other \(location.other), unknown \(location.unknown); map pages resident after the walks \(Self.kib(location.residentKiBAfterWalks)) (a fresh mapping)")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -71,6 +83,9 @@ struct BenchReport {
             + "\"open_us\":{\"median\":\(number(openMicroseconds.median)),\"p99\":\(number(openMicroseconds.p99)),\"opens\":\(openMicroseconds.opens)},"
             + "\"rss_open_kb\":\(optional(mappedKiBAfterOpen)),\"rss_after_kb\":\(optional(mappedKiBAfterLookups)),\"lookups_before_rss_after\":\(lookupsBeforeMemory),"
             + "\"process_rss_open_kb\":\(optional(processKiBAfterOpen)),\"process_rss_after_kb\":\(optional(processKiBAfterLookups)),"
-            + "\"sets\":[\(setText)],\"threads\":[\(threadText)]}\n"
+            + "\"sets\":[\(setText)],\"threads\":[\(threadText)]"
+            + (build.map { ",\"build\":{\"input\":\(JSONText.string($0.input)),\"builds\":\($0.builds),\"ms_median\":\(number($0.secondsMedian * 1e3)),\"ms_max\":\(number($0.secondsMax * 1e3)),\"peak_rss_kb\":\(optional($0.peakKiBAfter)),\"peak_rss_before_kb\":\(optional($0.peakKiBBefore)),\"bytes\":\($0.mapBytes)}" } ?? "")
+            + (location.map { ",\"where\":{\"walks\":\($0.walks),\"fixes\":\($0.fixes),\"runs\":\($0.runs),\"update_us_p50\":\(number($0.updateP50)),\"update_us_p99\":\(number($0.updateP99)),\"update_us_mean\":\(number($0.updateMeanMedian)),\"once_us_p50\":\(number($0.oneShotP50)),\"once_us_p99\":\(number($0.oneShotP99)),\"along\":\($0.along),\"inside\":\($0.inside),\"other\":\($0.other),\"unknown\":\($0.unknown),\"rss_after_walks_kb\":\(optional($0.residentKiBAfterWalks))}" } ?? "")
+            + "}\n"
     }
 }

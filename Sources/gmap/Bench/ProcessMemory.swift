@@ -17,6 +17,17 @@ enum ProcessMemory {
         return result
     }
 
+    /// The process's peak resident set size so far in KiB (`VmHWM`).
+    static func peakKiB() -> Int? {
+        var result: Int?
+        forEachLine(of: "/proc/self/status") { line in
+            guard line.hasPrefix("VmHWM:") else { return true }
+            result = kibibytes(in: line)
+            return false
+        }
+        return result
+    }
+
     /// Resident KiB of the mapping that starts at `address` (`Rss` in `/proc/self/smaps`): the
     /// pages of a mapped map file that this process has touched. Nil when no mapping starts
     /// there (a map held in ordinary memory) or `/proc` is missing.
