@@ -186,6 +186,53 @@ extension LocationMapDatasetTests {
 }
 
 extension LocationMapDatasetTests {
+    /// Each road lists its intersections in order along each of its lines: the test walks the
+    /// street's own nodes and compares positions, so the indices, their order and the split into
+    /// lines are all checked.
+    func testRoadsListTheirIntersectionsInOrder() throws {
+        let built = try Self.helsinki()
+        let map = try GMap(bytes: built.bytes)
+        let source = try XCTUnwrap(MapLocationSource(map: map))
+        let roads = source.roadLayer, layer = try XCTUnwrap(source.intersectionLayer)
+        var position: [Int: (latitude: Double, longitude: Double)] = [:]
+        _ = layer.forEachLeafTile { tile in
+            _ = layer.forEachPoint(in: tile) { point in
+                position[point.featureIndex] = (layer.quantizer.degrees(point.y), layer.quantizer.degrees(point.x))
+            }
+        }
+        let shared = Set(built.network.intersections.map(\.node.id))
+        var listed = 0, roadsWithIntersections = 0
+        for index in 0..<roads.featureCount {
+            let road = try XCTUnwrap(roads.feature(at: index))
+            let name = try XCTUnwrap(road.property("name")), roadClass = try XCTUnwrap(road.property("class"))
+            let street = try XCTUnwrap(built.network.streets.first { $0.name == name && $0.highwayClass == roadClass })
+            let kept = street.lines.filter { Set($0.map { "\(Quantizer.standard.units($0.latitude)),\(Quantizer.standard.units($0.longitude))" }).count >= 2 }
+            let lines = source.intersections(along: road)
+            let expected = kept.map { line in line.filter { shared.contains($0.id) } }
+            if expected.allSatisfy(\.isEmpty) {
+                XCTAssertEqual(lines, [], "\(name): no intersection")
+                continue
+            }
+            roadsWithIntersections += 1
+            XCTAssertEqual(lines.count, kept.count, "\(name): one list per line")
+            for (found, nodes) in zip(lines, expected) {
+                XCTAssertEqual(found.count, nodes.count, "\(name)")
+                for (feature, node) in zip(found, nodes) {
+                    let at = try XCTUnwrap(position[feature.index])
+                    XCTAssertEqual(at.latitude, node.latitude, accuracy: 1e-6, "\(name): \(feature.id)")
+                    XCTAssertEqual(at.longitude, node.longitude, accuracy: 1e-6, "\(name): \(feature.id)")
+                    XCTAssertTrue(feature.id.components(separatedBy: MapLocationSource.streetSeparator).contains(name), "\(feature.id) on \(name)")
+                    listed += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(roadsWithIntersections, 50)
+        print("roads' intersection lists: \(roadsWithIntersections) roads list \(listed) intersections in order")
+        // By name: every feature of that name, lines in order.
+        XCTAssertFalse(source.intersections(alongRoadNamed: "Mannerheimintie").joined().isEmpty)
+        XCTAssertEqual(source.intersections(alongRoadNamed: "no such street"), [])
+    }
+
     /// The placemark of a location map: street, house number within 30 m, postal code, the named
     /// areas around, each checked against the extract by brute force.
     func testPlacemarkStreetFields() throws {

@@ -114,6 +114,50 @@ public struct MapLocationSource: LocationSource {
         return found.first
     }
 
+    /// The intersections along `road`, a feature of the road layer, in order along each of its
+    /// lines: one list per line, in the order of the road's lines, each intersection a feature of
+    /// the intersections layer (its id names the streets that meet, its `main` property says
+    /// whether it is a main one). Empty when the map has no intersections layer or the road no
+    /// `intersections` property (a map built before it was written); indices out of range are skipped.
+    public func intersections(along road: Feature) -> [[Feature]] {
+        guard let layer = intersectionLayer, let list = road.propertyValueBytes(forKey: "intersections") else { return [] }
+        var lines: [[Feature]] = [[]]
+        var number = 0, digits = 0
+        func flush() {
+            if digits > 0, digits <= 9, number < layer.featureCount { lines[lines.count - 1].append(Feature(map: layer, index: number)) }
+            number = 0
+            digits = 0
+        }
+        for byte in list {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if digits < 10 { number = number * 10 + Int(byte - UInt8(ascii: "0")) }
+                digits += 1
+            case UInt8(ascii: ","):
+                flush()
+            case UInt8(ascii: ";"):
+                flush()
+                lines.append([])
+            default:
+                digits = 10  // not a number: skipped at the next separator
+            }
+        }
+        flush()
+        return lines
+    }
+
+    /// The intersections along every road feature named `name` (its `name` property, else its id),
+    /// in the road layer's order, each line's in order along it (see ``intersections(along:)``).
+    public func intersections(alongRoadNamed name: String) -> [[Feature]] {
+        var lines: [[Feature]] = []
+        for index in 0..<roadLayer.featureCount {
+            let road = Feature(map: roadLayer, index: index)
+            guard (road.property("name") ?? road.id) == name else { continue }
+            lines += intersections(along: road)
+        }
+        return lines
+    }
+
     public func hasIntersection(latitude: Double, longitude: Double, within radius: Double) -> Bool {
         guard let layer = intersectionLayer else { return false }
         return !layer.nearestPoints(latitude: latitude, longitude: longitude, within: radius, limit: 1).isEmpty

@@ -30,7 +30,7 @@ public struct LocationMapSummary: Sendable {
 /// | layer | id | properties |
 /// |---|---|---|
 /// | `areas` | `way/ID` or `relation/ID` | `name`, `category` (`leisure=park`) |
-/// | `roads` | the street's name | `name`, `class` (the `highway` value), `ref` when the ways agree on one |
+/// | `roads` | the street's name | `name`, `class` (the `highway` value), `ref` when the ways agree on one, `intersections`: the street's intersections in order along each of its lines, as indices in the `intersections` layer joined by `,`, the lines joined by `;` (absent when it has none) |
 /// | `places` | its name | `category` |
 /// | `addresses` | the street's name (`addr:street`), or the house number when there is none | `housenumber` |
 /// | `postcodes` | a postal code (`addr:postcode`) | none; its points are those of the addresses that carry the code |
@@ -71,11 +71,16 @@ public enum LocationMapBuilder {
                                         polygons: area.polygons.map { $0.map { $0.map(degrees) } }))
         }
         var roads = try LineLayerBuilder(options: options)
+        // Each intersection's index in the intersections layer: they are added below in this order,
+        // one feature each (a point is always kept).
+        var intersectionIndex: [Int64: Int] = [:]
+        for (index, intersection) in network.intersections.enumerated() { intersectionIndex[intersection.node.id] = index }
         // Where each street lands in the roads layer (a street without a line of two positions is left out).
         var roadIndex: [Int?] = []
         for street in network.streets {
             var properties = [string("name", street.name), string("class", street.highwayClass)]
             if let ref = street.ref { properties.append(string("ref", ref)) }
+            if let order = Self.intersectionOrder(of: street, index: intersectionIndex) { properties.append(string("intersections", order)) }
             let before = roads.featureCount
             try roads.add(SourceLineFeature(id: street.name, properties: properties, lines: street.lines.map { $0.map(degrees) }))
             roadIndex.append(roads.featureCount > before ? before : nil)
@@ -110,6 +115,9 @@ public enum LocationMapBuilder {
             try intersections.add(SourcePointFeature(id: names.joined(separator: MapLocationSource.streetSeparator), properties: properties,
                                                      points: [degrees(intersection.node)]))
             if intersection.isMain { summary.mainIntersections += 1 }
+        }
+        guard intersections.featureCount == network.intersections.count else {
+            throw BuildError("\(network.intersections.count) intersections found but \(intersections.featureCount) written; the roads' intersection lists would be wrong")
         }
         for (key, value) in metadata {
             areas.addMetadata(key: key, value: value)
@@ -149,5 +157,28 @@ public enum LocationMapBuilder {
         }
         summary.byteCount = bytes.count
         return (bytes, summary)
+    }
+}
+
+extension LocationMapBuilder {
+    /// The `intersections` property of a street's road feature: the indices in the intersections
+    /// layer of the intersections along each of its lines, in order along the line, joined by `,`;
+    /// the lines' lists joined by `;` in the order of the feature's lines (`4,17,23;;56`: none on
+    /// the second line). Nil when the street has no intersection.
+    static func intersectionOrder(of street: Street, index: [Int64: Int]) -> String? {
+        var any = false
+        // Only the lines the road layer keeps (two or more distinct positions at 1e-7°), so the
+        // lists line up with the feature's lines.
+        let quantizer = Quantizer.standard
+        let kept = street.lines.filter { line in
+            guard let first = line.first else { return false }
+            return line.contains { quantizer.units($0.latitude) != quantizer.units(first.latitude) || quantizer.units($0.longitude) != quantizer.units(first.longitude) }
+        }
+        let lines = kept.map { line -> String in
+            let found = line.compactMap { index[$0.id] }
+            any = any || !found.isEmpty
+            return found.map(String.init).joined(separator: ",")
+        }
+        return any ? lines.joined(separator: ";") : nil
     }
 }
