@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "GMap", targets: ["GMap"]),
         .library(name: "GMapBuilder", targets: ["GMapBuilder"]),
+        .library(name: "GMapRender", targets: ["GMapRender"]),
         // The C interface (include/gmap.h) as a shared library, for C and other languages.
         .library(name: "CGMap", type: .dynamic, targets: ["CGMap"]),
         .executable(name: "gmap", targets: ["gmap"]),
@@ -15,14 +16,19 @@ let package = Package(
         .target(name: "GMap"),
         // The C interface: gmap.h, implemented in Swift with @_cdecl. Compiles in Embedded Swift too.
         .target(name: "CGMap", dependencies: ["GMap"], exclude: ["include"]),
-        // GeoJSON in, `.gmap` out.
-        .target(name: "GMapBuilder", dependencies: ["GMap"]),
+        // Byte codecs, no map knowledge: DEFLATE both ways (one alphabet), gzip, ZIP, PNG, Adler-32,
+        // bounds-checked byte reads and byte sources. Uses GMap only for its CRC-32. No Foundation.
+        .target(name: "GMapCodecs", dependencies: ["GMap"]),
+        // Pictures of a map as it answers: the rasteriser, its bitmap font and styles (PNG out via GMapCodecs).
+        .target(name: "GMapRender", dependencies: ["GMap", "GMapCodecs"]),
+        // Maps out of sources: GeoJSON, shapefiles, OSM PBF in; `.gmap` out; simplification; export back to GeoJSON.
+        .target(name: "GMapBuilder", dependencies: ["GMap", "GMapCodecs"]),
         // The command-line tool.
         .executableTarget(
             name: "gmap",
-            dependencies: ["GMap", "GMapBuilder"],
+            dependencies: ["GMap", "GMapCodecs", "GMapBuilder", "GMapRender"],
             resources: [.copy("Resources/world.gmap")]
         ),
-        .testTarget(name: "GMapTests", dependencies: ["GMap", "GMapBuilder", "CGMap"]),
+        .testTarget(name: "GMapTests", dependencies: ["GMap", "GMapCodecs", "GMapBuilder", "GMapRender", "CGMap"]),
     ]
 )

@@ -48,15 +48,16 @@ mkdir -p "$BIN/logs" "$BIN/fuzz-gmap" "$BIN/plain-gmap"
 # -- Sources: one consistent snapshot.
 rm -rf "$BIN/src"
 mkdir -p "$BIN/src"
-cp -R "$ROOT/Sources/GMap" "$ROOT/Sources/GMapBuilder" "$BIN/src/"
+cp -R "$ROOT/Sources/GMap" "$ROOT/Sources/GMapCodecs" "$ROOT/Sources/GMapBuilder" "$BIN/src/"
 cp "$ROOT/Sources/gmap/CoordinateParser.swift" "$BIN/src/"
 GMAP_SOURCES=$(find "$BIN/src/GMap" -name '*.swift' | sort)
+CODECS_SOURCES=$(find "$BIN/src/GMapCodecs" -name '*.swift' | sort)
 BUILDER_SOURCES=$(find "$BIN/src/GMapBuilder" -name '*.swift' | sort)
 
 # -- Compiling. lld avoids a page of harmless ld.gold warnings about ASan's local symbols.
 LINKER=()
 if command -v ld.lld > /dev/null 2>&1; then LINKER=(-use-ld=lld); fi
-# -package-name: GMap and GMapBuilder share `package` declarations (as one SwiftPM package).
+# -package-name: GMap, GMapCodecs and GMapBuilder share `package` declarations (as one SwiftPM package).
 PACKAGE=(-package-name gmap)
 FUZZ_FLAGS=(-parse-as-library -sanitize=fuzzer,address -O "${PACKAGE[@]}")
 compile() {
@@ -77,25 +78,32 @@ if wants reader; then
     compile -parse-as-library -Onone "${PACKAGE[@]}" -module-name GMap -emit-module -emit-module-path "$BIN/plain-gmap/GMap.swiftmodule" \
         -emit-library -static $GMAP_SOURCES -o "$BIN/plain-gmap/libGMap.a"
     # shellcheck disable=SC2086
+    compile -parse-as-library -Onone "${PACKAGE[@]}" -module-name GMapCodecs -I "$BIN/plain-gmap" -emit-module \
+        -emit-module-path "$BIN/plain-gmap/GMapCodecs.swiftmodule" -emit-library -static $CODECS_SOURCES -o "$BIN/plain-gmap/libGMapCodecs.a"
+    # shellcheck disable=SC2086
     compile -Onone "${PACKAGE[@]}" -module-name SeedMaker -I "$BIN/plain-gmap" $BUILDER_SOURCES SeedMaker/main.swift \
-        "$BIN/plain-gmap/libGMap.a" -o "$BIN/seed-maker"
+        "$BIN/plain-gmap/libGMapCodecs.a" "$BIN/plain-gmap/libGMap.a" -o "$BIN/seed-maker"
 fi
 if wants builder || wants pbf; then
     # GMap as an instrumented static library, then the harness with every file of GMapBuilder.
     # shellcheck disable=SC2086
     compile "${FUZZ_FLAGS[@]}" -module-name GMap -emit-module -emit-module-path "$BIN/fuzz-gmap/GMap.swiftmodule" \
         -emit-library -static $GMAP_SOURCES -o "$BIN/fuzz-gmap/libGMap.a"
+    # GMapCodecs (DEFLATE, gzip, ZIP) likewise: the builder imports it.
+    # shellcheck disable=SC2086
+    compile "${FUZZ_FLAGS[@]}" -module-name GMapCodecs -I "$BIN/fuzz-gmap" -emit-module -emit-module-path "$BIN/fuzz-gmap/GMapCodecs.swiftmodule" \
+        -emit-library -static $CODECS_SOURCES -o "$BIN/fuzz-gmap/libGMapCodecs.a"
 fi
 if wants pbf; then
     # The OSM PBF reader, street network, places and location context: GMapBuilder and the harness.
     # shellcheck disable=SC2086
     compile "${FUZZ_FLAGS[@]}" -module-name PBFFuzzer -I "$BIN/fuzz-gmap" $BUILDER_SOURCES PBFFuzzer/main.swift \
-        "$BIN/fuzz-gmap/libGMap.a" -o "$BIN/pbf-fuzzer" "${LINKER[@]}"
+        "$BIN/fuzz-gmap/libGMapCodecs.a" "$BIN/fuzz-gmap/libGMap.a" -o "$BIN/pbf-fuzzer" "${LINKER[@]}"
 fi
 if wants builder; then
     # shellcheck disable=SC2086
     compile "${FUZZ_FLAGS[@]}" -module-name BuilderFuzzer -I "$BIN/fuzz-gmap" $BUILDER_SOURCES BuilderFuzzer/main.swift \
-        "$BIN/fuzz-gmap/libGMap.a" -o "$BIN/builder-fuzzer" "${LINKER[@]}"
+        "$BIN/fuzz-gmap/libGMapCodecs.a" "$BIN/fuzz-gmap/libGMap.a" -o "$BIN/builder-fuzzer" "${LINKER[@]}"
 fi
 if wants coordinate; then
     compile "${FUZZ_FLAGS[@]}" -module-name CoordinateFuzzer "$BIN/src/CoordinateParser.swift" CoordinateFuzzer/main.swift \

@@ -1,6 +1,7 @@
 import Foundation
 import GMap
 import GMapBuilder
+import GMapCodecs
 
 /// `gmap build INPUT -o OUTPUT [options]`.
 enum BuildCommand {

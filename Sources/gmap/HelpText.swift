@@ -1,4 +1,5 @@
 import GMap
+import GMapRender
 import GMapBuilder
 
 /// The format version as text.

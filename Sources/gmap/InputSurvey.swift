@@ -1,6 +1,7 @@
 import Foundation
 import GMap
 import GMapBuilder
+import GMapCodecs
 
 /// Reads a build input's features a second time, only to tell the user which properties they have:
 /// when `--id` names a property a feature lacks, and when no feature has any of the automatic id

@@ -1,6 +1,7 @@
 import Foundation
 import GMap
 import GMapBuilder
+import GMapCodecs
 
 /// `gmap build --osm FILE.osm.pbf -o MAP [--paths]`: a location map (roads, areas, places,
 /// addresses, intersections) from an OpenStreetMap extract, for `gmap where`.

@@ -1,6 +1,8 @@
 import Foundation
 import GMap
+import GMapRender
 import GMapBuilder
+import GMapCodecs
 
 /// `gmap render [MAP] -o OUT.png [--width N] [--bbox W,S,E,N] [--tiles] [--points FILE] [--layer NAME]`.
 enum RenderCommand {

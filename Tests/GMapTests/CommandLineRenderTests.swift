@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// `gmap render`: the picture it writes, its points file, layers, tiles and every error it reports.
 final class CommandLineRenderTests: XCTestCase {

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// The real datasets in ../shared/data: every lookup agrees with the brute-force oracle on at least
 /// a million points per dataset, and the known locations of the data's README come out right.

@@ -1,6 +1,8 @@
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// The DEFLATE and zlib encoders that write PNG image data: everything they write must inflate back
 /// exactly through the project's own decoder, and compress what a rendered map looks like.

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// `GeoJSONExport`: a map written back as GeoJSON builds into a map that answers every point the
 /// same, and exporting that map gives the same bytes again.

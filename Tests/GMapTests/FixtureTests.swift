@@ -1,6 +1,8 @@
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 final class FixtureTests: XCTestCase {
     private func fixtureMap(_ configure: (inout BuildOptions) -> Void = { _ in }) throws -> GMap {

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// Format 3: shared edges with slot masks, directory nodes, and the query point kept below a unit.
 final class FormatThreeTests: XCTestCase {

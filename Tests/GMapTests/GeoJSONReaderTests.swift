@@ -1,4 +1,6 @@
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 import XCTest
 
 #if canImport(Glibc)

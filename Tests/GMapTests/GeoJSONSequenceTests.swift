@@ -1,5 +1,7 @@
 import XCTest
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// Newline-delimited GeoJSON and RFC 8142 text sequences: detected from the content or chosen by name.
 final class GeoJSONSequenceTests: XCTestCase {

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// The DEFLATE decoder and the gzip framing: vectors made with Python's zlib, streams made with the system's
 /// gzip when it is there, and damaged data, which must give typed errors and never crash.

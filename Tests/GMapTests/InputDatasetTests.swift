@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// The input readers on real data: the timezones file through the gzip reader against `gzip -dc`, and (when a
 /// copy is at hand) the Natural Earth shapefile ZIP against the GeoJSON that Scripts/default-map/shp2geojson.py

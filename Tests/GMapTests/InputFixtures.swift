@@ -1,6 +1,8 @@
 import Foundation
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// Builds small gzip, ZIP and shapefile inputs from bytes in code, for the input-format tests.
 enum InputFixtures {

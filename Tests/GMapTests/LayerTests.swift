@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// Format 2.1: maps of several layers, placemarks, label points and the name index, on fixtures.
 final class LayerTests: XCTestCase {

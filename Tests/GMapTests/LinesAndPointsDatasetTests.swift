@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// The tools on the Helsinki location map (format 3.1; skipped when ../shared/data/osm is absent):
 /// its streets export as the lines they were built from, and info, verify, export and render

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// Layers of lines and points (format 3.1) in the tools: GeoJSON input, the reader's segment and
 /// point walks, export, info, verify and render.

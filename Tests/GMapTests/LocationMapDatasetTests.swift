@@ -1,6 +1,8 @@
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// The location map (format 3.1) built from the Helsinki extract, checked against brute force over
 /// the extract's own streets, areas and intersections (issue 13; skipped when ../shared/data/osm is absent).

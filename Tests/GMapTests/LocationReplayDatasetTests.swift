@@ -2,6 +2,8 @@ import XCTest
 import Dispatch
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// A walk through central Helsinki on named streets, replayed with GPS noise through
 /// ``LocationContext`` over the extract's streets (issue 13's test; skipped when ../shared/data/osm is absent).

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// Every input format gives the same map as the GeoJSON it holds: the fixtures as a FeatureCollection,
 /// newline-delimited, RS-separated, gzipped (by gzip, and as stored blocks), zipped, and on standard input.

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// `find` that finds (issue #14): keys without punctuation, word matches, alternative names, every
 /// layer, and features that print readably.

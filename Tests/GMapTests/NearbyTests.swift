@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// The nearby fallback (`lookup(latitude:longitude:within:)`): its geodesic distance against
 /// GeographicLib, and its answers against a brute-force distance over every edge of every feature.

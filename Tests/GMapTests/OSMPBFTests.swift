@@ -1,6 +1,8 @@
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// Writes the Protocol Buffers wire format, for making OSM PBF files in tests (the reader's
 /// independent counterpart: it shares no code with `ProtobufReader`).

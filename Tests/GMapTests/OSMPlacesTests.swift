@@ -1,6 +1,8 @@
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// Places, addresses and areas made from OSM elements: small hand-made data, and the Helsinki extract.
 final class OSMPlacesTests: XCTestCase {

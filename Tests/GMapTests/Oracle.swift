@@ -1,5 +1,7 @@
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// The brute-force reference: the even-odd ray test over every quantized ring of every feature,
 /// written independently of the library's tile code. Lookups must agree with it exactly.

@@ -1,6 +1,8 @@
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// Checks lookups against the brute-force oracle.
 enum OracleCheck {

@@ -1,6 +1,8 @@
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// The PNG writer: chunk structure and CRCs, IHDR fields, palette and RGB images at every bit
 /// depth, every row filter, and image data spread over several IDAT chunks, all read back by an

@@ -1,6 +1,8 @@
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// A PNG reader for the tests, written from the PNG specification apart from the encoder: it checks
 /// every chunk's CRC-32, the IHDR fields and the zlib framing (with its own Adler-32), inflates the

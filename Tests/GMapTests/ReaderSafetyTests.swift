@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// Damaged, truncated and foreign files give typed errors or "no answer", never a crash.
 final class ReaderSafetyTests: XCTestCase {

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// `MapRenderer`: every pixel shows what the map answers at its centre, neighbours get different
 /// colours, tiles are tinted by kind, points are marked with their answers, and the PNG of a

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// A running reader keeps working when its map is rebuilt and renamed over.
 final class ReplacementTests: XCTestCase {

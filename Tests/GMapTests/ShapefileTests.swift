@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// The shapefile reader: polygons with holes and several parts, Z and M types, attributes of every dBASE type,
 /// code pages, and damaged files, which must give errors naming the file, record and field.

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// The proof `--simplify` owes (issue 6): on Natural Earth's countries at 1:10m simplified at 100 m,
 /// 1 km and 5 km, points near land borders never get zero or two answers where the full map gave

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// `--simplify`: shared borders are simplified once, so neighbours still meet exactly;
 /// `--coast-buffer` moves one-sided borders outward only.

@@ -1,6 +1,8 @@
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// Streets and intersections made from OSM elements: on small hand-made networks, and on the Helsinki extract.
 final class StreetNetworkTests: XCTestCase {

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 import CGMap
 
 /// `gmap_where` (gmap.h) on the shipped world map (no road layer) and on the location map of the

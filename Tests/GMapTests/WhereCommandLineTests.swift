@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// `gmap build --osm` and `gmap where` (issue 13, part 6) on small inputs made here: a PBF file of
 /// one street (``PBFFixture``), a polygon map without roads, and bad arguments, replay lines and

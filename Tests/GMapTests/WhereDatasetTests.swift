@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 import CGMap
 
 /// `gmap build --osm` and `gmap where` on the Helsinki extract (../shared/data/osm; skipped when

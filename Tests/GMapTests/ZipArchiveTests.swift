@@ -1,5 +1,7 @@
 import XCTest
 import GMapBuilder
+import GMapCodecs
+import GMapRender
 
 /// The ZIP reader: stored and deflated entries, checks, and damaged archives.
 final class ZipArchiveTests: XCTestCase {

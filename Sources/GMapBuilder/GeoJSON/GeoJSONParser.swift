@@ -7,6 +7,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GMapCodecs
 
 // ASCII bytes used by the scanner.
 private let cQuote: UInt8 = 0x22, cBackslash: UInt8 = 0x5C, cComma: UInt8 = 0x2C, cColon: UInt8 = 0x3A

@@ -7,6 +7,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GMapCodecs
 
 /// How a GeoJSON input holds its features.
 public enum GeoJSONLayout: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import GMapCodecs
 /// The kinds of input `gmap build` reads, and how to tell them apart.
 public enum InputFormat: String, Sendable, Equatable, CaseIterable {
     /// A GeoJSON FeatureCollection, or a sequence of Features (detected from the content).

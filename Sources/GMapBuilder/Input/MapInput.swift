@@ -1,3 +1,4 @@
+import GMapCodecs
 /// Reads any input `gmap build` accepts into a ``MapBuilder`` (or another ``FeatureSink``): GeoJSON (a FeatureCollection or a sequence of
 /// features), gzip-compressed GeoJSON, an ESRI shapefile, or a ZIP archive holding one shapefile or one
 /// GeoJSON file. ``InputFormat/detect(name:prefix:)`` chooses.

@@ -1,6 +1,7 @@
 import Foundation
 import GMap
 import GMapBuilder
+import GMapCodecs
 
 /// `gmap bench --osm FILE.osm.pbf`: the build of a location map from an OpenStreetMap extract,
 /// timed over repeated builds, with the process's peak resident memory; the map is written to a

@@ -1,3 +1,4 @@
+import GMapCodecs
 /// Reads an OpenStreetMap PBF file (https://wiki.openstreetmap.org/wiki/PBF_Format) into ``OSMData``.
 ///
 /// The file is a sequence of blobs, each framed by a 4-byte big-endian length and a `BlobHeader`

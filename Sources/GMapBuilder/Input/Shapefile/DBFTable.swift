@@ -1,3 +1,4 @@
+import GMapCodecs
 /// The attribute table of a shapefile: a dBASE III `.dbf` file, read from memory.
 ///
 /// Field types C (character), N and F (numbers), L (logical) and D (date) are read as such; other types are

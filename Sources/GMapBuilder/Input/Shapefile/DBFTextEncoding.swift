@@ -1,3 +1,4 @@
+import GMapCodecs
 /// How the text of a `.dbf` is decoded: from the code page its `.cpg` names, else UTF-8 with Latin-1 for
 /// any value that is not valid UTF-8.
 enum DBFTextEncoding: Sendable, Equatable {

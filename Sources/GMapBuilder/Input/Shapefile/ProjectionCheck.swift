@@ -1,3 +1,4 @@
+import GMapCodecs
 /// Checks a shapefile's `.prj` (OGC WKT) says its coordinates are longitude and latitude.
 enum ProjectionCheck {
     /// Throws when the WKT `text` is clearly not a geographic coordinate system: a projected (`PROJCS`,

@@ -1,3 +1,4 @@
+import GMapCodecs
 /// Turns a shapefile polygon's rings into GeoJSON-style polygons `[outer, hole, …]`.
 ///
 /// Shapefile outer rings run clockwise and holes counter-clockwise (a ring of zero area counts as outer).

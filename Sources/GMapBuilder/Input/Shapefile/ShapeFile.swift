@@ -1,3 +1,4 @@
+import GMapCodecs
 /// The polygon shapes of a `.shp` file (ESRI Shapefile Technical Description, 1998), read from memory.
 ///
 /// Reads shape types 5 (Polygon), 15 (PolygonZ) and 25 (PolygonM), whose Z and M values are ignored, and

@@ -1,3 +1,4 @@
+import GMapCodecs
 /// Why a shapefile (its .shp, .dbf, .cpg or .prj) could not be read, and where.
 public struct ShapefileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of problem.

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GMapCodecs
 
 /// Reads an ESRI shapefile, its `.shp` with its `.dbf` (and `.cpg`, `.prj` when present), as GeoJSON-like
 /// features, from files beside each other or from a ZIP archive.

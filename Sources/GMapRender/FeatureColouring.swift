@@ -1,3 +1,4 @@
+import GMapCodecs
 /// Colours for the features of a picture, so that features that touch or overlap in it get
 /// different colours: a greedy colouring of the adjacency graph read from the pixels.
 ///

@@ -1,4 +1,5 @@
 import GMap
+import GMapCodecs
 
 /// How wide a street is drawn, from its `class` property (OpenStreetMap's `highway` values, as a
 /// location map stores them): main roads wider, and drawn over the others.

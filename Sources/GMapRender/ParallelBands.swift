@@ -1,4 +1,5 @@
 import Foundation
+import GMapCodecs
 
 /// Runs independent pieces of work on several threads and collects their results in order.
 enum ParallelBands {

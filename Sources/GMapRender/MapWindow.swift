@@ -1,4 +1,5 @@
 import GMap
+import GMapCodecs
 
 /// The part of the world a picture shows, in an equirectangular projection: longitude maps
 /// linearly to columns (west to east) and latitude to rows (north at the top).

@@ -33,7 +33,7 @@ public struct DeflateError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The reason as a phrase.
-    var reasonText: String {
+    package var reasonText: String {
         switch reason {
         case .invalidBlockType: return "block type 3 is reserved"
         case let .storedLengthMismatch(length, complement):

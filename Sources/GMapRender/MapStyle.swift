@@ -1,3 +1,4 @@
+import GMapCodecs
 /// The colours of a rendered map.
 public struct MapStyle: Sendable, Equatable {
     /// Where no feature answers (the sea, on a map of countries).

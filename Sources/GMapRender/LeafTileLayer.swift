@@ -1,5 +1,6 @@
 import Foundation
 import GMap
+import GMapCodecs
 
 /// The map's leaf tiles as a picture sees them: which tile shade each pixel centre falls in, and
 /// the tile outlines to draw.

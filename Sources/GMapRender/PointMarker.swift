@@ -1,3 +1,4 @@
+import GMapCodecs
 /// A point on a rendered map: a cross with a halo, and a label beside it.
 enum PointMarker {
     /// The cross's arms reach this many pixels from its centre.

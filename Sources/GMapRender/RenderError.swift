@@ -1,3 +1,4 @@
+import GMapCodecs
 /// Why a map could not be rendered.
 public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The picture would have more pixels than the limit.

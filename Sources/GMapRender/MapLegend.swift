@@ -1,3 +1,4 @@
+import GMapCodecs
 /// The key to the tile tints, drawn in the bottom-left corner of a picture with tiles shown.
 enum MapLegend {
     /// The entries, top to bottom.

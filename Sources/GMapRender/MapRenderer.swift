@@ -1,4 +1,5 @@
 import GMap
+import GMapCodecs
 
 /// A point to mark on a rendered map.
 public struct RenderPoint: Sendable, Equatable {

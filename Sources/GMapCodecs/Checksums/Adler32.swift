@@ -1,6 +1,6 @@
 /// The Adler-32 checksum of RFC 1950, which ends every zlib stream: two sums modulo 65521,
 /// the running sum of the bytes plus one, and the sum of those sums.
-public struct Adler32: Sendable {
+package struct Adler32: Sendable {
     /// The largest prime below 2^16.
     private static let modulus: UInt32 = 65_521
     /// How many bytes can be added before the sums must be reduced (so that they stay below 2^32).
@@ -10,10 +10,10 @@ public struct Adler32: Sendable {
     private var high: UInt32 = 0
 
     /// A checksum with nothing added yet (value 1).
-    public init() {}
+    package init() {}
 
     /// Adds bytes to the checksum.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         var low = self.low, high = self.high
         var start = 0
         while start < bytes.count {
@@ -31,15 +31,15 @@ public struct Adler32: Sendable {
     }
 
     /// Adds bytes to the checksum.
-    public mutating func update(_ bytes: [UInt8]) {
+    package mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// The checksum of everything added so far.
-    public var value: UInt32 { high << 16 | low }
+    package var value: UInt32 { high << 16 | low }
 
     /// The checksum of one array.
-    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    package static func checksum(_ bytes: [UInt8]) -> UInt32 {
         var adler = Adler32()
         adler.update(bytes)
         return adler.value

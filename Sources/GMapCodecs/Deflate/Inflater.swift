@@ -11,7 +11,7 @@ import Darwin
 /// It reads compressed bits from a ``BitInput`` as it needs them and decodes into a window that keeps the
 /// last 32 KiB of output for back-references plus a chunk of new output; ``read(into:)`` hands the new output
 /// on. Memory is the window, the input buffer and the Huffman tables, whatever the stream's length.
-final class Inflater {
+package final class Inflater {
     /// How far back a match may reach.
     static let windowSize = 32_768
     /// New output decoded at a time, beyond the window.
@@ -97,7 +97,7 @@ final class Inflater {
 
     /// Inflates a raw DEFLATE stream held in memory, stopping after `limit` + 1 bytes of output (so that a
     /// caller expecting `limit` bytes sees that there are more without decoding them all).
-    static func inflate(_ compressed: [UInt8], sizeHint: Int = 0, limit: Int = .max) throws -> [UInt8] {
+    package static func inflate(_ compressed: [UInt8], sizeHint: Int = 0, limit: Int = .max) throws -> [UInt8] {
         let inflater = Inflater(input: BitInput(source: MemoryByteSource(compressed)))
         var result: [UInt8] = []
         result.reserveCapacity(min(sizeHint, compressed.count &* 1032))  // DEFLATE's largest ratio is about 1032:1

@@ -1,8 +1,13 @@
 /// Bounds-checked reads of fixed-size numbers from bytes in memory, for the binary input formats
 /// (ZIP, shapefile, dBASE). Each read returns nil when it would run past the end (or start before 0).
-struct BinaryBytes {
+package struct BinaryBytes {
     /// The bytes read.
-    let bytes: [UInt8]
+    package let bytes: [UInt8]
+
+    /// Reads `bytes`.
+    package init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
 
     /// The number of bytes.
     var count: Int { bytes.count }
@@ -30,15 +35,15 @@ struct BinaryBytes {
     }
 
     /// A 16-bit little-endian unsigned integer.
-    func uint16(at offset: Int) -> Int? { littleEndian(at: offset, size: 2).map { Int($0) } }
+    package func uint16(at offset: Int) -> Int? { littleEndian(at: offset, size: 2).map { Int($0) } }
     /// A 32-bit little-endian unsigned integer.
-    func uint32(at offset: Int) -> Int? { littleEndian(at: offset, size: 4).map { Int($0) } }
+    package func uint32(at offset: Int) -> Int? { littleEndian(at: offset, size: 4).map { Int($0) } }
     /// A 32-bit little-endian signed integer.
-    func int32(at offset: Int) -> Int? { littleEndian(at: offset, size: 4).map { Int(Int32(truncatingIfNeeded: $0)) } }
+    package func int32(at offset: Int) -> Int? { littleEndian(at: offset, size: 4).map { Int(Int32(truncatingIfNeeded: $0)) } }
     /// A 32-bit big-endian signed integer.
-    func int32BigEndian(at offset: Int) -> Int? { bigEndian(at: offset, size: 4).map { Int(Int32(truncatingIfNeeded: $0)) } }
+    package func int32BigEndian(at offset: Int) -> Int? { bigEndian(at: offset, size: 4).map { Int(Int32(truncatingIfNeeded: $0)) } }
     /// A little-endian IEEE 754 double.
-    func double(at offset: Int) -> Double? { littleEndian(at: offset, size: 8).map { Double(bitPattern: $0) } }
+    package func double(at offset: Int) -> Double? { littleEndian(at: offset, size: 8).map { Double(bitPattern: $0) } }
 
     /// `length` bytes from `offset`, or nil when they are not all there.
     func slice(_ offset: Int, _ length: Int) -> ArraySlice<UInt8>? {

@@ -1,3 +1,4 @@
+import GMapCodecs
 /// A tiny bitmap font drawn for gmap: printable ASCII in a 5 × 9 cell (capitals and digits 7
 /// pixels tall, 2 rows below the baseline for descenders), advancing 6 pixels per character.
 /// Any other character is drawn as a hollow box.

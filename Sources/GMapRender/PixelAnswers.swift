@@ -1,4 +1,5 @@
 import GMap
+import GMapCodecs
 
 /// What the map answers at the centre of every pixel of a window: the feature a lookup gives (the
 /// smallest containing one) and, where features overlap, the next one.
