@@ -1,10 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import GMap
 
 // The C interface declared in include/gmap.h: opening, closing and lookups.
@@ -26,7 +19,7 @@ public func gmap_open_path(_ path: UnsafePointer<CChar>?, _ handle: UnsafeMutabl
         handle.pointee = MapHandle.retained(try GMap(contentsOf: String(cString: path)))
         return Status.ok
     } catch {
-        if case let .cannotOpen(_, _, code) = error { errno = code }
+        if case let .cannotOpen(_, _, code) = error { SystemCalls.setLastError(code) }
         return Status.of(error)
     }
     #else

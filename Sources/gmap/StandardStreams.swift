@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Buffered standard output: batch queries print millions of short lines.
 final class StandardOutput {
     nonisolated(unsafe) static let shared = StandardOutput()
@@ -24,7 +18,7 @@ final class StandardOutput {
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { writeAll(descriptor: 1, $0) }
+        buffer.withUnsafeBytes { SystemCalls.writeAll(descriptor: 1, $0) }
         buffer.removeAll(keepingCapacity: true)
     }
 }
@@ -33,7 +27,7 @@ final class StandardOutput {
 enum StandardError {
     static func write(_ text: String) {
         var text = text
-        text.withUTF8 { writeAll(descriptor: 2, UnsafeRawBufferPointer($0)) }
+        text.withUTF8 { SystemCalls.writeAll(descriptor: 2, UnsafeRawBufferPointer($0)) }
     }
 }
 
@@ -63,25 +57,12 @@ struct LineReader {
             buffer.removeFirst(start)
             start = 0
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count <= 0 {
-                if count < 0, errno == EINTR { continue }
+            let count = chunk.withUnsafeMutableBytes { SystemCalls.read(descriptor: descriptor, into: $0) }
+            if count == 0 {
                 finished = true
             } else {
                 buffer.append(contentsOf: chunk[0..<count])
             }
         }
-    }
-}
-
-/// Writes every byte, retrying after interruptions; stops quietly if the reader has gone.
-private func writeAll(descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
-    guard let base = bytes.baseAddress else { return }
-    var offset = 0
-    while offset < bytes.count {
-        let written = write(descriptor, base + offset, bytes.count - offset)
-        if written < 0, errno == EINTR { continue }
-        if written <= 0 { return }
-        offset += written
     }
 }

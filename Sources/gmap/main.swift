@@ -1,11 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 // gmap: fast offline reverse geocoding. See `gmap help`.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status = CommandRunner.run(arguments)
 StandardOutput.shared.flush()
-exit(status)
+SystemCalls.exit(status)

@@ -5,27 +5,11 @@ import XCTest
 /// without a map, the map after the coordinates, longitude first, degrees-minutes-seconds, unknown
 /// help topics, missing output directories, a bad $GMAP_MAP, GeoJSON where a map belongs, and ids
 /// that fell back to feature positions. Every test runs the built `gmap`.
-final class CommandLineArgumentTests: XCTestCase {
-    private var temporary: URL!
+final class CommandLineArgumentTests: CommandLineTestCase {
 
-    override func setUpWithError() throws {
-        guard CommandLineTests.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle (run swift build first)") }
-        temporary = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-arguments-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let temporary { try? FileManager.default.removeItem(at: temporary) }
-    }
-
-    @discardableResult
-    private func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> CommandLineTests.Outcome {
-        try CommandLineTests.runGMap(arguments, input: input, environment: environment)
-    }
 
     private var fixtures: String { TestSupport.fixtures.appendingPathComponent("all-fixtures.geojson").path }
 
-    private func path(_ name: String) -> String { temporary.appendingPathComponent(name).path }
 
     private func fixtureMap() throws -> String {
         let map = path("fixtures.gmap")

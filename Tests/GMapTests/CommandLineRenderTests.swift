@@ -6,24 +6,9 @@ import GMapCodecs
 import GMapRender
 
 /// `gmap render`: the picture it writes, its points file, layers, tiles and every error it reports.
-final class CommandLineRenderTests: XCTestCase {
-    private var temporary: URL!
+final class CommandLineRenderTests: CommandLineTestCase {
 
-    override func setUpWithError() throws {
-        guard CommandLineTests.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle (run swift build first)") }
-        temporary = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-render-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    }
 
-    override func tearDownWithError() throws {
-        if let temporary { try? FileManager.default.removeItem(at: temporary) }
-    }
-
-    private func run(_ arguments: [String]) throws -> CommandLineTests.Outcome {
-        try CommandLineTests.runGMap(arguments)
-    }
-
-    private func path(_ name: String) -> String { temporary.appendingPathComponent(name).path }
 
     private func fixtureMap() throws -> String {
         let map = path("fixtures.gmap")

@@ -3,54 +3,7 @@ import XCTest
 import GMap
 
 /// Runs the `gmap` executable the way users do and checks its output and exit codes.
-final class CommandLineTests: XCTestCase {
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static let executable: URL? = {
-        let beside = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent().appendingPathComponent("gmap")
-        return FileManager.default.isExecutableFile(atPath: beside.path) ? beside : nil
-    }()
-
-    private var temporary: URL!
-
-    override func setUpWithError() throws {
-        guard Self.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle (run swift build first)") }
-        temporary = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let temporary { try? FileManager.default.removeItem(at: temporary) }
-    }
-
-    @discardableResult
-    func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Outcome {
-        try Self.runGMap(arguments, input: input, environment: environment)
-    }
-
-    /// Runs the built `gmap` with `arguments`, feeding `input` to its standard input, with
-    /// `environment` added to this process's; every command-line test class runs the tool this way.
-    static func runGMap(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe(), errors = Pipe(), standardInput = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = standardInput
-        try process.run()
-        if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
-        try standardInput.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile(), err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
-    }
-
+final class CommandLineTests: CommandLineTestCase {
     private func fixtureMap() throws -> String {
         let path = temporary.appendingPathComponent("fixtures.gmap").path
         let result = try run(["build", TestSupport.fixtures.appendingPathComponent("all-fixtures.geojson").path, "-o", path, "--id", "id", "--keep", "name", "-q"])

@@ -79,7 +79,7 @@ final class DatasetTests: XCTestCase {
 
     /// Half the points uniform on the sphere; half at vertices, on edges, or within 5 m of them.
     static func points(_ features: [SourceFeature], count: Int, seed: UInt64) -> [(latitude: Double, longitude: Double)] {
-        var random = OracleCheck.SplitMix(state: seed)
+        var random = SplitMix64(state: seed)
         var longitudes: [Double] = [], latitudes: [Double] = [], next: [Int32] = []
         for feature in features {
             for polygon in feature.polygons {

@@ -8,7 +8,7 @@ import GMapRender
 /// exactly through the project's own decoder, and compress what a rendered map looks like.
 final class DeflateRenderTests: XCTestCase {
     /// The tests' deterministic generator (SplitMix64), so failures can be replayed.
-    typealias Random = OracleCheck.SplitMix
+    typealias Random = SplitMix64
 
     /// Inputs of every kind the encoder meets: empty, tiny, random, runs, text, rows of a flat
     /// image, sizes around the stored-block limit and the window, and more than 64 KiB.
@@ -135,7 +135,7 @@ final class DeflateRenderTests: XCTestCase {
     }
 }
 
-extension OracleCheck.SplitMix {
+extension SplitMix64 {
     /// `count` pseudo-random bytes.
     mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
     /// A pseudo-random number in `0..<bound`.

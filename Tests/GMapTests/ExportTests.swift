@@ -7,17 +7,8 @@ import GMapRender
 
 /// `GeoJSONExport`: a map written back as GeoJSON builds into a map that answers every point the
 /// same, and exporting that map gives the same bytes again.
-final class ExportTests: XCTestCase {
-    private var temporary: URL!
-
-    override func setUpWithError() throws {
-        temporary = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let temporary { try? FileManager.default.removeItem(at: temporary) }
-    }
+final class ExportTests: CommandLineTestCase {
+    override class var needsExecutable: Bool { false }
 
     // MARK: Helpers
 
@@ -69,7 +60,7 @@ final class ExportTests: XCTestCase {
     /// `count` points: a third uniform over the world, a third uniform in `region`, and a third on a
     /// lattice of `step` degrees in `region` (on edges and vertices of the fixtures).
     static func points(count: Int, region: (west: Double, south: Double, east: Double, north: Double), step: Double, seed: UInt64) -> [(Double, Double)] {
-        var random = OracleCheck.SplitMix(state: seed)
+        var random = SplitMix64(state: seed)
         func unit() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
         var result: [(Double, Double)] = []
         result.reserveCapacity(count)
@@ -266,7 +257,7 @@ final class ExportTests: XCTestCase {
     /// still come back up to first vertex.
     func testChainingIgnoresEdgeDirection() throws {
         let source = try fixtureRings()
-        var random = OracleCheck.SplitMix(state: 2026)
+        var random = SplitMix64(state: 2026)
         for (major, maximumEdges) in [(UInt16(2), 48), (2, 1), (3, 64), (3, 1)] {
             let map = try TestSupport.build(geoJSON: fixturePath) {
                 $0.idProperty = "id"
@@ -309,7 +300,7 @@ final class ExportTests: XCTestCase {
             ("shared edge", [square, [(10, 0), (20, 0), (20, 10), (10, 10)]]),
             ("three copies", [square, square, square]),
         ]
-        var random = OracleCheck.SplitMix(state: 7)
+        var random = SplitMix64(state: 7)
         for (name, rings) in cases {
             let points = Self.probePoints(rings, count: 500, random: &random)
             for trial in 0..<20 {
@@ -335,7 +326,7 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(Self.cycles(RingChainer(edges: Self.xored(doubled)).rings.map(Self.open)), Self.cycles([[(2, 2), (3, 2), (3, 3), (2, 3)]]),
                        "a square given twice cancels")
 
-        var random = OracleCheck.SplitMix(state: 3)
+        var random = SplitMix64(state: 3)
         for trial in 0..<60 {
             var cells: [GridRing] = [], chosen = Set<Int>()
             for cell in 0..<25 where random.next() % 2 == 0 {
@@ -413,7 +404,7 @@ final class ExportTests: XCTestCase {
 
     /// The edges with about half of them reversed (hints and all), `dropping` of the hints at each
     /// end removed, in a random order.
-    static func scrambled(_ edges: [RecoveredEdge], dropping: Double, random: inout OracleCheck.SplitMix) -> [RecoveredEdge] {
+    static func scrambled(_ edges: [RecoveredEdge], dropping: Double, random: inout SplitMix64) -> [RecoveredEdge] {
         func drops() -> Bool { Double(random.next() >> 11) / Double(1 << 53) < dropping }
         return edges.map { original in
             var edge = random.next() % 2 == 0 ? original.reversed() : original
@@ -476,7 +467,7 @@ final class ExportTests: XCTestCase {
 
     /// `count` random points in the rings' bounds and a margin around them, and every point whose
     /// x is one vertex's and y another's (up to 40 of each): vertices, and points on edges.
-    static func probePoints(_ rings: [GridRing], count: Int, random: inout OracleCheck.SplitMix) -> [(x: Int64, y: Int64)] {
+    static func probePoints(_ rings: [GridRing], count: Int, random: inout SplitMix64) -> [(x: Int64, y: Int64)] {
         let vertices = rings.joined()
         let xs = Set(vertices.map { Int64($0.x) }).sorted(), ys = Set(vertices.map { Int64($0.y) }).sorted()
         guard let west = xs.first, let east = xs.last, let south = ys.first, let north = ys.last else { return [] }
@@ -610,7 +601,7 @@ final class ExportTests: XCTestCase {
             let failure = error as? ExportError
             XCTAssertTrue(failure?.description.contains("section TILE") ?? false, "\(error)")
         }
-        var random = OracleCheck.SplitMix(state: 99)
+        var random = SplitMix64(state: 99)
         for _ in 0..<300 {
             var copy = bytes
             for _ in 0..<3 {
@@ -675,23 +666,7 @@ final class ExportTests: XCTestCase {
 }
 
 /// `gmap export` as users run it.
-final class ExportCommandLineTests: XCTestCase {
-    private var temporary: URL!
-
-    override func setUpWithError() throws {
-        guard CommandLineTests.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle (run swift build first)") }
-        temporary = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-export-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let temporary { try? FileManager.default.removeItem(at: temporary) }
-    }
-
-    private func run(_ arguments: [String]) throws -> CommandLineTests.Outcome {
-        try CommandLineTests.runGMap(arguments)
-    }
-
+final class ExportCommandLineTests: CommandLineTestCase {
     func testExportBuildExportGivesTheSameFile() throws {
         let map = temporary.appendingPathComponent("fixtures.gmap").path
         let fixtures = TestSupport.fixtures.appendingPathComponent("all-fixtures.geojson").path

@@ -34,7 +34,7 @@ final class FixtureTests: XCTestCase {
         XCTAssertTrue(MapVerifier(map: old).isSound, "\(MapVerifier(map: old).problems.prefix(3))")
         let current = try fixtureMap()
         XCTAssertEqual(current.formatVersion.major, Int(FormatLayout.majorVersion))
-        var random = OracleCheck.SplitMix(state: 7)
+        var random = SplitMix64(state: 7)
         var points = try TestSupport.knownLocations(TestSupport.fixtures.appendingPathComponent("known-fixtures.csv")).map { ($0.latitude, $0.longitude) }
         for _ in 0..<100_000 {
             points.append((Double(random.next() % 1_800_000) / 10_000 - 90, Double(random.next() % 3_600_000) / 10_000 - 180))

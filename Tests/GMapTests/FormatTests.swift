@@ -91,7 +91,7 @@ final class EvenOddRuleTests: XCTestCase {
     /// edges included. Coordinates sit on a small lattice so that ties (vertices on the ray, edges
     /// through the corner, horizontal and vertical edges) happen all the time.
     func testTileRuleMatchesRayTestOnRandomRings() {
-        var random = OracleCheck.SplitMix(state: 7)
+        var random = SplitMix64(state: 7)
         for _ in 0..<3_000 {
             let count = Int.random(in: 3...7, using: &random)
             let ring = (0..<count).map { _ in (Int64.random(in: -4...4, using: &random), Int64.random(in: -4...4, using: &random)) }

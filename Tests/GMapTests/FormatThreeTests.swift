@@ -13,7 +13,7 @@ final class FormatThreeTests: XCTestCase {
     /// scaled by 2^24 (small coordinates, so that the scaled products fit in 64 bits), and the
     /// whole-unit form equals the integer rule itself.
     func testFractionalPointFollowsTheScaledIntegerRule() {
-        var random = OracleCheck.SplitMix(state: 7)
+        var random = SplitMix64(state: 7)
         let scale = GridPoint.fractionScale
         var flips = 0
         for step in 0..<400_000 {

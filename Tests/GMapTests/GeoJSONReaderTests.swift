@@ -2,6 +2,7 @@ import GMapBuilder
 import GMapCodecs
 import GMapRender
 import XCTest
+import GMap
 
 #if canImport(Glibc)
 import Glibc
@@ -239,7 +240,7 @@ final class GeoJSONReaderTests: XCTestCase {
     }
 
     func testNumberConversionIsExact() throws {
-        var rng = SplitMix(seed: 42)
+        var rng = SplitMix64(seed: 42)
         var texts: [(String, String)] = []
         for i in 0..<3000 {
             let lon = Double(rng.next() % 360_000_000_000) / 1e9 - 180
@@ -410,7 +411,7 @@ final class GeoJSONReaderTests: XCTestCase {
             polygonFeature("[[[0,0],[1,0],[1,1],[0,1],[0,0]],[[0.2,0.2],[0.4,0.2],[0.4,0.4],[0.2,0.2]]]", properties: #"{"a":"\u00e9\"","b":[1,{"c":null}],"d":-2.5e-3}"#),
             "{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"coordinates\":[[[[0,0],[1,0],[1,1],[0,0]]]],\"type\":\"MultiPolygon\"}}").utf8)
         let alphabet = Array("{}[],:\"\\-+.eE0123456789 \ntfnu".utf8) + [0x00, 0xFF, 0xC3, 0x80]
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         var errors = 0
         for _ in 0..<3000 {
             var bytes = base
@@ -528,15 +529,3 @@ final class GeoJSONReaderTests: XCTestCase {
     }
 }
 
-/// A small deterministic random number generator for the tests.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -92,7 +92,7 @@ final class InputDatasetTests: XCTestCase {
 
         let fromZip = try GMap(bytes: try build({ try MapInput.read(path: zip, into: &$0) }, id: "ADM0_A3"))
         let fromGeoJSON = try GMap(bytes: try build({ try GeoJSONImport.read(path: geoJSON.path, into: &$0) }, id: "adm0_a3"))
-        var random = OracleCheck.SplitMix(state: 2024)
+        var random = SplitMix64(state: 2024)
         var differences = 0
         for _ in 0..<200_000 {
             let latitude = asin(Double.random(in: -1...1, using: &random)) * 180 / .pi, longitude = Double.random(in: -180...180, using: &random)

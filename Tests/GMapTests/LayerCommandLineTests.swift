@@ -3,23 +3,7 @@ import XCTest
 import GMap
 
 /// `gmap build --layer`, `gmap query` on a map of several layers, `gmap find` and `gmap info`.
-final class LayerCommandLineTests: XCTestCase {
-    private var temporary: URL!
-
-    override func setUpWithError() throws {
-        guard CommandLineTests.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle (run swift build first)") }
-        temporary = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-layers-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let temporary { try? FileManager.default.removeItem(at: temporary) }
-    }
-
-    private func run(_ arguments: [String], input: String = "") throws -> (status: Int32, stdout: String, stderr: String) {
-        let outcome = try CommandLineTests.runGMap(arguments, input: input)
-        return (outcome.status, outcome.stdout, outcome.stderr)
-    }
+final class LayerCommandLineTests: CommandLineTestCase {
 
     private func fixture(_ name: String) -> String { TestSupport.fixtures.appendingPathComponent(name).path }
 

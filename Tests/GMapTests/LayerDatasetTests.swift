@@ -40,7 +40,7 @@ final class LayerDatasetTests: XCTestCase {
         let map = try GMap(bytes: layered.finish().bytes)
         let built = Date()
         XCTAssertEqual(map.layerNames, Self.inputs.map(\.layer))
-        var random = OracleCheck.SplitMix(state: 2026)
+        var random = SplitMix64(state: 2026)
         var differences = 0, answered = [Int](repeating: 0, count: singles.count)
         for _ in 0..<Self.points {
             let latitude = asin(Double.random(in: -1...1, using: &random)) * 180 / .pi

@@ -70,25 +70,25 @@ final class LinesAndPointsDatasetTests: XCTestCase {
 
     func testTheCommandLineReadsEveryLayer() throws {
         let built = try LocationMapDatasetTests.helsinki()
-        guard CommandLineTests.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle (run swift build first)") }
+        try CommandLineTestCase.requireExecutable()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-helsinki-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("helsinki.gmap").path
         try Data(built.bytes).write(to: URL(fileURLWithPath: file))
-        let verify = try CommandLineTests.runGMap(["verify", file])
+        let verify = try CommandLineTestCase.runGMap(["verify", file])
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
-        let info = try CommandLineTests.runGMap(["info", file])
+        let info = try CommandLineTestCase.runGMap(["info", file])
         XCTAssertEqual(info.status, 0, info.stderr)
         for expected in ["  roads: lines, ", "  places: points, ", "  intersections: points, "] {
             XCTAssertTrue(info.stdout.contains(expected), "info lacks \(expected):\n\(info.stdout)")
         }
         XCTAssertFalse(info.stdout.contains("WARNING"), info.stdout)
-        let export = try CommandLineTests.runGMap(["export", file, "--layer", "intersections", "-o", directory.appendingPathComponent("x.geojson").path])
+        let export = try CommandLineTestCase.runGMap(["export", file, "--layer", "intersections", "-o", directory.appendingPathComponent("x.geojson").path])
         XCTAssertEqual(export.status, 0, export.stderr)
         XCTAssertTrue(export.stderr.contains("points \(built.summary.intersections)"), export.stderr)
         let picture = directory.appendingPathComponent("helsinki.png").path
-        let render = try CommandLineTests.runGMap(["render", file, "-o", picture, "--width", "800"])
+        let render = try CommandLineTestCase.runGMap(["render", file, "-o", picture, "--width", "800"])
         XCTAssertEqual(render.status, 0, render.stderr)
         XCTAssertTrue(render.stderr.contains(" segments, "), render.stderr)
         print("Helsinki render: \(render.stderr)")

@@ -7,28 +7,13 @@ import GMapRender
 
 /// Layers of lines and points (format 3.1) in the tools: GeoJSON input, the reader's segment and
 /// point walks, export, info, verify and render.
-final class LinesAndPointsToolsTests: XCTestCase {
-    private var temporary: URL!
+final class LinesAndPointsToolsTests: CommandLineTestCase {
+    override class var needsExecutable: Bool { false }
 
-    override func setUpWithError() throws {
-        temporary = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-open-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let temporary { try? FileManager.default.removeItem(at: temporary) }
-    }
-
-    private func path(_ name: String) -> String { temporary.appendingPathComponent(name).path }
 
     private func write(_ text: String, _ name: String) throws -> String {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path(name)))
         return path(name)
-    }
-
-    private func cli(_ arguments: [String]) throws -> CommandLineTests.Outcome {
-        guard CommandLineTests.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle (run swift build first)") }
-        return try CommandLineTests.runGMap(arguments)
     }
 
     /// Streets: a main road crossing many tiles, a closed loop, a feature of two lines meeting end
@@ -193,33 +178,33 @@ final class LinesAndPointsToolsTests: XCTestCase {
     func testBuildInfoExportAndVerifyALinesMap() throws {
         let input = try write(Self.lines, "streets.geojson")
         let map = path("streets.gmap")
-        let build = try cli(["build", input, "-o", map, "--precision", "1e-5", "--keep", "all"])
+        let build = try run(["build", input, "-o", map, "--precision", "1e-5", "--keep", "all"])
         XCTAssertEqual(build.status, 0, build.stderr)
         XCTAssertTrue(build.stderr.contains("  lines: features 5, lines 6, vertices 18"), build.stderr)
         XCTAssertTrue(build.stderr.contains("segments per tile: median"), build.stderr)
-        let info = try cli(["info", map])
+        let info = try run(["info", map])
         XCTAssertEqual(info.status, 0, info.stderr)
         XCTAssertTrue(info.stdout.contains("format        3.1"), info.stdout)
         XCTAssertTrue(info.stdout.contains("geometry      lines: "), info.stdout)
         XCTAssertTrue(info.stdout.contains("segments/tile p50"), info.stdout)
         XCTAssertFalse(info.stdout.contains("WARNING"), info.stdout)
-        let verify = try cli(["verify", map])
+        let verify = try run(["verify", map])
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
         let exportPath = path("back.geojson")
-        let export = try cli(["export", map, "-o", exportPath])
+        let export = try run(["export", map, "-o", exportPath])
         XCTAssertEqual(export.status, 0, export.stderr)
         XCTAssertTrue(export.stderr.contains("features 5, lines 6, vertices 18"), export.stderr)
         // Built again from its export, the map is the same.
         let again = path("again.gmap")
-        XCTAssertEqual(try cli(["build", exportPath, "-o", again, "--precision", "1e-5", "--keep", "all", "-q"]).status, 0)
-        XCTAssertEqual(try cli(["export", again, "-o", path("again.geojson"), "-q"]).status, 0)
+        XCTAssertEqual(try run(["build", exportPath, "-o", again, "--precision", "1e-5", "--keep", "all", "-q"]).status, 0)
+        XCTAssertEqual(try run(["export", again, "-o", path("again.geojson"), "-q"]).status, 0)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("again.geojson"))), try Data(contentsOf: URL(fileURLWithPath: exportPath)))
     }
 
     func testVerifyFindsACorruptLinesRecord() throws {
         let input = try write(Self.lines, "streets.geojson")
         let map = path("streets.gmap")
-        XCTAssertEqual(try cli(["build", input, "-o", map, "--tile-size", "20", "-q"]).status, 0)
+        XCTAssertEqual(try run(["build", input, "-o", map, "--tile-size", "20", "-q"]).status, 0)
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: map)))
         let opened = try GMap(bytes: bytes)
         let tiles = try XCTUnwrap(opened.sections.first { $0.tag == "TILE" })
@@ -228,12 +213,12 @@ final class LinesAndPointsToolsTests: XCTestCase {
         bytes[Int(tiles.offset)] = 0
         let broken = path("broken.gmap")
         try Data(bytes).write(to: URL(fileURLWithPath: broken))
-        let verify = try cli(["verify", broken])
+        let verify = try run(["verify", broken])
         XCTAssertEqual(verify.status, 1, verify.stdout + verify.stderr)
         XCTAssertTrue(verify.stdout.contains("at byte \(tiles.offset): the record's slot count is missing or outside 1…64"), verify.stdout)
-        let info = try cli(["info", broken])
+        let info = try run(["info", broken])
         XCTAssertTrue(info.stdout.contains("WARNING       1 tile records could not be read"), info.stdout)
-        let export = try cli(["export", broken, "-o", path("broken.geojson")])
+        let export = try run(["export", broken, "-o", path("broken.geojson")])
         XCTAssertEqual(export.status, 2)
         XCTAssertTrue(export.stderr.contains("1 tile records end in damage"), export.stderr)
     }
@@ -245,25 +230,25 @@ final class LinesAndPointsToolsTests: XCTestCase {
         {"type":"Feature","properties":{"name":"Road"},"geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}
         ]}
         """, "mixed.geojson")
-        let polygons = try cli(["build", mixed, "-o", path("mixed.gmap")])
+        let polygons = try run(["build", mixed, "-o", path("mixed.gmap")])
         XCTAssertEqual(polygons.status, 0, polygons.stderr)
         XCTAssertTrue(polygons.stderr.contains("skipped (not Polygon/MultiPolygon): 1 LineString\n  build the lines with --geometry lines"), polygons.stderr)
-        let lines = try cli(["build", mixed, "-o", path("roads.gmap"), "--geometry", "lines"])
+        let lines = try run(["build", mixed, "-o", path("roads.gmap"), "--geometry", "lines"])
         XCTAssertEqual(lines.status, 0, lines.stderr)
         XCTAssertTrue(lines.stderr.contains("skipped (not LineString/MultiLineString): 1 Polygon\n  build the polygons with --geometry polygons"), lines.stderr)
-        let none = try cli(["build", mixed, "-o", path("x.gmap"), "--geometry", "points"])
+        let none = try run(["build", mixed, "-o", path("x.gmap"), "--geometry", "points"])
         XCTAssertEqual(none.status, 2)
         XCTAssertTrue(none.stderr.contains("\(mixed): --geometry points: no Point or MultiPoint features to build a map from (it holds 1 polygon, 1 line and 0 point features)"), none.stderr)
-        let bad = try cli(["build", mixed, "-o", path("x.gmap"), "--geometry", "curves"])
+        let bad = try run(["build", mixed, "-o", path("x.gmap"), "--geometry", "curves"])
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.stderr.contains("--geometry 'curves' must be polygons, lines, points or auto"), bad.stderr)
         // Layers of each kind from their own files.
         let places = try write(Self.points, "places.geojson"), streets = try write(Self.lines, "streets.geojson")
-        let layered = try cli(["build", "--layer", "area=\(mixed)", "--layer", "roads=\(streets)", "--layer", "places=\(places)", "-o", path("layered.gmap")])
+        let layered = try run(["build", "--layer", "area=\(mixed)", "--layer", "roads=\(streets)", "--layer", "places=\(places)", "-o", path("layered.gmap")])
         XCTAssertEqual(layered.status, 0, layered.stderr)
         let map = try GMap(contentsOf: path("layered.gmap"))
         XCTAssertEqual(map.layers.map(\.geometryKind), [.polygons, .lines, .points])
-        let info = try cli(["info", path("layered.gmap")])
+        let info = try run(["info", path("layered.gmap")])
         XCTAssertTrue(info.stdout.contains("  roads: lines, 5 features, "), info.stdout)
         XCTAssertTrue(info.stdout.contains("  places: points, 3 features, 5 points in "), info.stdout)
     }
@@ -271,10 +256,10 @@ final class LinesAndPointsToolsTests: XCTestCase {
     func testRenderDrawsStreetsAndPlaces() throws {
         let streets = try write(Self.lines, "streets.geojson"), places = try write(Self.points, "places.geojson")
         let map = path("town.gmap")
-        XCTAssertEqual(try cli(["build", "--layer", "roads=\(streets)", "--layer", "places=\(places)", "-o", map, "--keep", "all", "-q"]).status, 0)
+        XCTAssertEqual(try run(["build", "--layer", "roads=\(streets)", "--layer", "places=\(places)", "-o", map, "--keep", "all", "-q"]).status, 0)
         let output = path("town.png")
         // 300 × 100 pixels over 0…3° × 0…1°: pixel (x, y) has its centre at longitude x/100 + 0.005, latitude 0.995 − y/100.
-        let result = try cli(["render", map, "-o", output, "--bbox", "0,0,3,1", "--width", "300"])
+        let result = try run(["render", map, "-o", output, "--bbox", "0,0,3,1", "--width", "300"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains(" segments, 5 map points"), result.stderr)
         let picture = try PNGTestDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: output))))
@@ -294,7 +279,7 @@ final class LinesAndPointsToolsTests: XCTestCase {
         let ink = (79..<110).flatMap { x in (18..<30).map { y in picture.pixel(x, y) } }.filter { $0 == style.ink }
         XCTAssertGreaterThan(ink.count, 10, "the name Town")
         // --layer picks the layers drawn: the places alone have no road.
-        let only = try cli(["render", map, "-o", path("places.png"), "--bbox", "0,0,3,1", "--width", "300", "--layer", "places", "-q"])
+        let only = try run(["render", map, "-o", path("places.png"), "--bbox", "0,0,3,1", "--width", "300", "--layer", "places", "-q"])
         XCTAssertEqual(only.status, 0, only.stderr)
         let placesOnly = try PNGTestDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path("places.png")))))
         XCTAssertEqual(placesOnly.pixel(40, 50), style.background)

@@ -56,7 +56,7 @@ extension LocationMapDatasetTests {
     static func points(_ count: Int, in data: OSMData, seed: UInt64) -> [(latitude: Double, longitude: Double)] {
         let latitudes = data.nodes.map(\.latitude), longitudes = data.nodes.map(\.longitude)
         let south = latitudes.min() ?? 0, north = latitudes.max() ?? 0, west = longitudes.min() ?? 0, east = longitudes.max() ?? 0
-        var random = OracleCheck.SplitMix(state: seed)
+        var random = SplitMix64(state: seed)
         func uniform() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
         return (0..<count).map { _ in (south + (north - south) * uniform(), west + (east - west) * uniform()) }
     }

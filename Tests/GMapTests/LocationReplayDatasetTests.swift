@@ -121,7 +121,7 @@ final class LocationReplayDatasetTests: XCTestCase {
     /// Replays `steps` with Gaussian noise `sigma` metres (Box–Muller from a fixed SplitMix64 state).
     static func replay<Source: LocationSource>(_ steps: [Step], source: Source, network: StreetNetwork, sigma: Double, seed: UInt64,
                                                throttle: LocationContext<Source>.Throttle, timings: UnsafeMutablePointer<[Double]>? = nil) -> Result {
-        var random = OracleCheck.SplitMix(state: seed)
+        var random = SplitMix64(state: seed)
         func uniform() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
         var options = LocationContext<Source>.Options()
         options.throttle = throttle

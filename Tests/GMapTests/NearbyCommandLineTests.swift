@@ -3,21 +3,12 @@ import XCTest
 import GMap
 
 /// `gmap query … --nearest DIST`: output, JSON, batch mode and the radius's errors.
-final class NearbyCommandLineTests: XCTestCase {
-    private var temporary: URL!
+final class NearbyCommandLineTests: CommandLineTestCase {
 
-    override func setUpWithError() throws {
-        guard CommandLineTests.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle (run swift build first)") }
-        temporary = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-nearby-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let temporary { try? FileManager.default.removeItem(at: temporary) }
-    }
-
-    private func run(_ arguments: [String], input: String? = nil) throws -> CommandLineTests.Outcome {
-        try CommandLineTests.runGMap(arguments, input: input, environment: ["GMAP_MAP": ""])   // the shipped map
+    /// Runs the tool with `GMAP_MAP` empty, so that a command without a map uses the shipped one.
+    @discardableResult
+    override func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Outcome {
+        try super.run(arguments, input: input, environment: ["GMAP_MAP": ""].merging(environment) { $1 })
     }
 
     /// A 1° square at the equator with id SQ.

@@ -381,19 +381,10 @@ enum BruteForceDistance {
     }
 }
 
-/// A small deterministic random generator for test points.
-struct NearbyRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+/// Test points from the package's one generator.
+typealias NearbyRandom = SplitMix64
 
+extension SplitMix64 {
     /// A point within `degrees` of a random vertex of a random feature, clamped to valid coordinates.
     mutating func pointNear(_ features: [SourceFeature], degrees: Double) -> (Double, Double) {
         let feature = features[Int(next() % UInt64(features.count))]

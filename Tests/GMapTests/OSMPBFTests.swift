@@ -265,7 +265,7 @@ final class OSMPBFTests: XCTestCase {
     func testDamageNeverTraps() {
         let good = PBFFixture.file()
         for cut in 0..<good.count { _ = try? OSMPBFReader.read(Array(good.prefix(cut)), file: "cut") }
-        var random = OracleCheck.SplitMix(state: 7)
+        var random = SplitMix64(state: 7)
         for _ in 0..<3000 {
             var bytes = good
             let count = Int(random.next() % 4) + 1

@@ -6,18 +6,6 @@ import GMapRender
 
 /// Checks lookups against the brute-force oracle.
 enum OracleCheck {
-    /// A deterministic random number generator (SplitMix64), so failures can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Compares `map` with `oracle` at every point; returns the disagreements (up to `limit`) and the count checked.
     static func disagreements(map: GMap, oracle: BruteForceOracle, points: [(latitude: Double, longitude: Double)], limit: Int = 10) -> [String] {
         var problems: [String] = []
@@ -43,7 +31,7 @@ enum OracleCheck {
 
     /// Points spread over the features: uniform in the bounding box, on and within metres of vertices and edges.
     static func points(near features: [SourceFeature], uniform: Int, nearEdges: Int, seed: UInt64) -> [(latitude: Double, longitude: Double)] {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(state: seed)
         var west = 180.0, south = 90.0, east = -180.0, north = -90.0
         var vertices: [(longitude: Double, latitude: Double)] = []
         var edges: [((longitude: Double, latitude: Double), (longitude: Double, latitude: Double))] = []

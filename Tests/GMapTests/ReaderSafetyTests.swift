@@ -97,7 +97,7 @@ final class ReaderSafetyTests: XCTestCase {
     /// Flipping any single byte, or random runs of bytes, never crashes open, lookups or feature access.
     func testCorruptedBytesNeverCrash() throws {
         let bytes = try fixtureBytes()
-        var random = OracleCheck.SplitMix(state: 99)
+        var random = SplitMix64(state: 99)
         var opened = 0
         for position in 0..<bytes.count {
             var damaged = bytes

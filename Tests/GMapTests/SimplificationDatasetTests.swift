@@ -21,7 +21,7 @@ final class SimplificationDatasetTests: XCTestCase {
         let (fullBytes, fullReport) = try fullBuilder.finish()
         let full = try GMap(bytes: fullBytes)
         let boundary = BoundaryIndex(features: features, quantizer: full.quantizer)
-        var random = OracleCheck.SplitMix(state: 6)
+        var random = SplitMix64(state: 6)
         let nearBorder = Self.pointsNearLandBorders(full, count: Self.nearBorderCount, farthestMetres: 10_000, using: &random)
         var uniform: [(latitude: Double, longitude: Double)] = []
         for _ in 0..<Self.uniformCount {
@@ -103,7 +103,7 @@ final class SimplificationDatasetTests: XCTestCase {
     /// Points up to `farthestMetres` from a land border (a place where the full map's answer changes
     /// from one feature to another with no gap), found by bisection between two answered points.
     static func pointsNearLandBorders(_ map: GMap, count: Int, farthestMetres: Double,
-                                      using random: inout OracleCheck.SplitMix) -> [(latitude: Double, longitude: Double)] {
+                                      using random: inout SplitMix64) -> [(latitude: Double, longitude: Double)] {
         let degreesPerMetre = 1 / 111_195.0
         var points: [(latitude: Double, longitude: Double)] = []
         while points.count < count {

@@ -10,7 +10,7 @@ import GMapRender
 final class SimplificationTests: XCTestCase {
     /// A wiggly line from (x, 0) to (x, 1): `count` vertices whose longitude jitters by ±`jitter`°.
     private func wigglyMeridian(x: Double, count: Int, jitter: Double, seed: UInt64) -> [(longitude: Double, latitude: Double)] {
-        var random = OracleCheck.SplitMix(state: seed)
+        var random = SplitMix64(state: seed)
         return (0..<count).map { index in
             let offset = index == 0 || index == count - 1 ? 0 : Double.random(in: -jitter...jitter, using: &random)
             return (x + offset, Double(index) / Double(count - 1))
@@ -46,7 +46,7 @@ final class SimplificationTests: XCTestCase {
         XCTAssertGreaterThan(simplification.maximumErrorMetres, 1000)
         // Every point away from the coasts (kept 0.05° ≈ 5.6 km from them: coasts may move by 5 km)
         // has exactly one answer, however near the shared border.
-        var random = OracleCheck.SplitMix(state: 7)
+        var random = SplitMix64(state: 7)
         var changedOwner = 0
         for _ in 0..<200_000 {
             let latitude = Double.random(in: 0.05...0.95, using: &random), longitude = Double.random(in: 0.07...1.93, using: &random)
@@ -64,7 +64,7 @@ final class SimplificationTests: XCTestCase {
         let features = neighbours()
         let (west, _) = try build([features[0]], simplify: 5000)
         let (east, _) = try build([features[1]], simplify: 5000)
-        var random = OracleCheck.SplitMix(state: 7)
+        var random = SplitMix64(state: 7)
         var wrong = 0
         for _ in 0..<50_000 {
             let latitude = Double.random(in: 0.0001...0.9999, using: &random), longitude = Double.random(in: 0.9...1.1, using: &random)
@@ -80,7 +80,7 @@ final class SimplificationTests: XCTestCase {
         let (buffered, report) = try build(features, simplify: 5000, buffer: true)
         let (plain, _) = try build(features, simplify: 5000)
         XCTAssertEqual(report.simplification?.oneSidedArcCount, 2, "each feature's coast is one arc from one end of the border to the other")
-        var random = OracleCheck.SplitMix(state: 11)
+        var random = SplitMix64(state: 11)
         var lostWithoutBuffer = 0, checked = 0
         for _ in 0..<200_000 {
             let latitude = Double.random(in: 0.0001...0.9999, using: &random), longitude = Double.random(in: -0.05...2.05, using: &random)
@@ -117,7 +117,7 @@ final class SimplificationTests: XCTestCase {
         // An enclave (its own feature) and the hole it leaves in its surrounding country are one arc:
         // after simplification they still fit exactly.
         var enclave: [(longitude: Double, latitude: Double)] = []
-        var random = OracleCheck.SplitMix(state: 5)
+        var random = SplitMix64(state: 5)
         for step in 0..<500 {
             let angle = Double(step) / 500 * 2 * .pi, radius = 0.3 + Double.random(in: -0.01...0.01, using: &random)
             enclave.append((radius * cos(angle), radius * sin(angle)))
@@ -127,7 +127,7 @@ final class SimplificationTests: XCTestCase {
         let (map, report) = try build(features, simplify: 3000)
         XCTAssertEqual(report.simplification?.sharedArcCount, 1)
         XCTAssertLessThan(report.vertexCount, 100)
-        var random2 = OracleCheck.SplitMix(state: 9)
+        var random2 = SplitMix64(state: 9)
         for _ in 0..<100_000 {
             let latitude = Double.random(in: -0.9...0.9, using: &random2), longitude = Double.random(in: -0.9...0.9, using: &random2)
             let answers = map.lookupAll(latitude: latitude, longitude: longitude)

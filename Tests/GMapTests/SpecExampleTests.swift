@@ -9,22 +9,9 @@ import GMapRender
 /// rebuilt byte for byte by the command the spec shows, and answering the lookup done there by hand;
 /// format 3.1 (section 16.7), `Fixtures/spec-example-31.gmap`, rebuilt by the builder code the spec
 /// shows, every byte the spec prints checked against it, and its nearest queries.
-final class SpecExampleTests: XCTestCase {
-    private var temporary: URL!
+final class SpecExampleTests: CommandLineTestCase {
+    override class var needsExecutable: Bool { false }
 
-    override func setUpWithError() throws {
-        temporary = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-spec-example-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let temporary { try? FileManager.default.removeItem(at: temporary) }
-    }
-
-    private func run(_ arguments: [String]) throws -> CommandLineTests.Outcome {
-        guard CommandLineTests.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle (run swift build first)") }
-        return try CommandLineTests.runGMap(arguments)
-    }
 
     /// Section 16.6.1's command (with -q) writes exactly the committed file.
     func testFormatThreeWorkedExampleIsCurrent() throws {

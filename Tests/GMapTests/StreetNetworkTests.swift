@@ -93,7 +93,7 @@ final class StreetNetworkTests: XCTestCase {
         let count = 2_000
         let nodes = (0...count).map { Self.node(Int64($0), 60, 25 + Double($0) * 1e-4) }
         var order = Array(0..<count)
-        var random = OracleCheck.SplitMix(state: 5)
+        var random = SplitMix64(state: 5)
         order.shuffle(using: &random)
         let ways = order.map { index in Self.way(Int64(index), index % 2 == 0 ? [Int64(index), Int64(index + 1)] : [Int64(index + 1), Int64(index)], ["highway": "residential", "name": "Long"]) }
         let network = StreetNetwork(OSMData(nodes: nodes, ways: ways, relations: []))

@@ -35,7 +35,7 @@ final class TopDirectoryTests: XCTestCase {
         XCTAssertEqual(packed.grid.columns * packed.grid.rows, 1)
         XCTAssertEqual(packed.grid.topForm, FormatLayout.TopForm.packed)
         XCTAssertEqual(packed.topDirectoryProblems, [])
-        var random = OracleCheck.SplitMix(state: 3)
+        var random = SplitMix64(state: 3)
         for _ in 0..<20_000 {
             let latitude = Double.random(in: 9.9...11.1, using: &random), longitude = Double.random(in: 9.9...11.1, using: &random)
             XCTAssertEqual(packed.lookupAll(latitude: latitude, longitude: longitude).map(\.id),
@@ -181,7 +181,7 @@ final class TopDirectoryTests: XCTestCase {
     func testRandomDamageNeverCrashes() throws {
         let sound = try packedFixture().bytes
         let parts = try PackedParts(sound)
-        var random = OracleCheck.SplitMix(state: 11)
+        var random = SplitMix64(state: 11)
         var opened = 0, found = 0
         for _ in 0..<300 {
             var bytes = sound
@@ -249,7 +249,7 @@ final class TopDirectoryTests: XCTestCase {
     /// grid, the leaf walk and every record's edges): a crash fails the test run. Nil when refused.
     private func exercise(_ bytes: [UInt8]) -> GMap? {
         guard let map = try? GMap(bytes: bytes) else { return nil }
-        var random = OracleCheck.SplitMix(state: 17)
+        var random = SplitMix64(state: 17)
         for _ in 0..<2_000 {
             let latitude = Double.random(in: -90...90, using: &random), longitude = Double.random(in: -180...180, using: &random)
             _ = map.lookup(latitude: latitude, longitude: longitude)

@@ -8,25 +8,9 @@ import GMapRender
 /// `gmap build --osm` and `gmap where` (issue 13, part 6) on small inputs made here: a PBF file of
 /// one street (``PBFFixture``), a polygon map without roads, and bad arguments, replay lines and
 /// PBF files. Every test runs the built `gmap`.
-final class WhereCommandLineTests: XCTestCase {
-    private var temporary: URL!
+final class WhereCommandLineTests: CommandLineTestCase {
 
-    override func setUpWithError() throws {
-        guard CommandLineTests.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle (run swift build first)") }
-        temporary = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-where-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    }
 
-    override func tearDownWithError() throws {
-        if let temporary { try? FileManager.default.removeItem(at: temporary) }
-    }
-
-    @discardableResult
-    private func run(_ arguments: [String], input: String? = nil) throws -> CommandLineTests.Outcome {
-        try CommandLineTests.runGMap(arguments, input: input)
-    }
-
-    private func path(_ name: String) -> String { temporary.appendingPathComponent(name).path }
 
     /// Asserts the exit code and the exact standard error.
     private func assertFails(_ arguments: [String], input: String? = nil, status: Int32 = 2, stderr: String,

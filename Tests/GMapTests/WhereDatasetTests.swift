@@ -9,17 +9,8 @@ import CGMap
 /// `gmap build --osm` and `gmap where` on the Helsinki extract (../shared/data/osm; skipped when
 /// absent): the build's summary, a point on Mannerheimintie from the command line and through the
 /// C interface, and a replayed walk along it.
-final class WhereDatasetTests: XCTestCase {
-    private var temporary: URL!
-
-    override func setUpWithError() throws {
-        temporary = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-where-dataset-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let temporary { try? FileManager.default.removeItem(at: temporary) }
-    }
+final class WhereDatasetTests: CommandLineTestCase {
+    override class var needsExecutable: Bool { false }
 
     /// The bytes of the location map of `data`, built in this process.
     static func locationMap(_ data: OSMData) throws -> [UInt8] {
@@ -44,28 +35,28 @@ final class WhereDatasetTests: XCTestCase {
     }
 
     func testBuildAndWhereOnMannerheimintie() throws {
-        guard CommandLineTests.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle (run swift build first)") }
+        try Self.requireExecutable()
         let pbf = try OSMPBFDatasetTests.extract("Helsinki.osm.pbf")
         let map = temporary.appendingPathComponent("helsinki.gmap").path
-        let build = try CommandLineTests.runGMap(["build", "--osm", pbf.path, "-o", map])
+        let build = try CommandLineTestCase.runGMap(["build", "--osm", pbf.path, "-o", map])
         XCTAssertEqual(build.status, 0, build.stderr)
         let summary = build.stderr
         XCTAssertTrue(summary.contains("  read Helsinki.osm.pbf: 24260 nodes, 5130 ways, 620 relations in "), summary)
         XCTAssertTrue(summary.contains("  ways with absent nodes: 421 (4525 references), kept in their present pieces"), summary)
         XCTAssertTrue(summary.contains("  © OpenStreetMap contributors, ODbL 1.0\n"), summary)
-        let info = try CommandLineTests.runGMap(["info", map])
+        let info = try CommandLineTestCase.runGMap(["info", map])
         XCTAssertTrue(info.stdout.contains("Helsinki.osm.pbf") && info.stdout.contains("© OpenStreetMap contributors, ODbL 1.0"), info.stdout)
 
         let data = try OSMPBFReader.read(path: pbf.path)
         let point = try Self.pointOnMannerheimintie(data)
         let (latitude, longitude) = (String(point.latitude), String(point.longitude))
-        var result = try CommandLineTests.runGMap(["where", map, latitude, longitude, "--course", String(point.direction)])
+        var result = try CommandLineTestCase.runGMap(["where", map, latitude, longitude, "--course", String(point.direction)])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.hasPrefix("You are heading \(Compass.direction(point.direction)) along Mannerheimintie.\n"), result.stdout)
         // Facing the other way: still along it.
-        result = try CommandLineTests.runGMap(["where", map, latitude, longitude, "--heading", String(point.direction + 180)])
+        result = try CommandLineTestCase.runGMap(["where", map, latitude, longitude, "--heading", String(point.direction + 180)])
         XCTAssertTrue(result.stdout.hasPrefix("You are facing \(Compass.direction(point.direction + 180)) along Mannerheimintie.\n"), result.stdout)
-        result = try CommandLineTests.runGMap(["where", map, latitude, longitude, "--json"])
+        result = try CommandLineTestCase.runGMap(["where", map, latitude, longitude, "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.hasPrefix(#"{"kind":"along_road","road":{"name":"Mannerheimintie","#), result.stdout)
         // The command says what the library says.
@@ -73,7 +64,7 @@ final class WhereDatasetTests: XCTestCase {
         var context = LocationContext(source: source)
         let fix = LocationFix(latitude: point.latitude, longitude: point.longitude, time: 0, course: point.direction)
         let sense = try XCTUnwrap(context.update(fix))
-        result = try CommandLineTests.runGMap(["where", map, latitude, longitude, "--course", String(point.direction)])
+        result = try CommandLineTestCase.runGMap(["where", map, latitude, longitude, "--course", String(point.direction)])
         XCTAssertEqual(result.stdout, sense.callouts(direction: fix.direction).map { $0 + "\n" }.joined())
 
         // A walk of 60 s along the segment and back, 1 fix/s: throttled, a sense every 15 s or 10 m.
@@ -83,22 +74,22 @@ final class WhereDatasetTests: XCTestCase {
             let (lat, lon) = Self.offset(point.latitude, point.longitude, metres: metres, bearing: point.direction)
             track += "\(second),\(lat),\(lon),\(second > 30 ? point.direction + 180 : point.direction)\n"
         }
-        result = try CommandLineTests.runGMap(["where", map, "--replay", "-"], input: track)
+        result = try CommandLineTestCase.runGMap(["where", map, "--replay", "-"], input: track)
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdout.split(separator: "\n")
         XCTAssertGreaterThanOrEqual(lines.count, 5, result.stdout)
         XCTAssertLessThan(lines.count, 61, "throttled")
         XCTAssertTrue(lines.allSatisfy { $0.contains("along Mannerheimintie.") }, result.stdout)
-        let every = try CommandLineTests.runGMap(["where", map, "--replay", "-", "--every"], input: track)
+        let every = try CommandLineTestCase.runGMap(["where", map, "--replay", "-", "--every"], input: track)
         XCTAssertEqual(every.stdout.split(separator: "\n").count, 61)
     }
 
     /// `gmap bench --osm`: the build timed with its peak memory, then `where` over walks along the
     /// map's streets, in the JSON report; most walked fixes are along a road, and the map stays small.
     func testBenchBuildsAndTimesWhere() throws {
-        guard CommandLineTests.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle (run swift build first)") }
+        try Self.requireExecutable()
         let pbf = try OSMPBFDatasetTests.extract("Helsinki.osm.pbf")
-        let result = try CommandLineTests.runGMap(["bench", "--osm", pbf.path, "--points", "2000", "--runs", "2", "--walks", "20", "--json"])
+        let result = try CommandLineTestCase.runGMap(["bench", "--osm", pbf.path, "--points", "2000", "--runs", "2", "--walks", "20", "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
         let build = try XCTUnwrap(report["build"] as? [String: Any], result.stdout)
@@ -116,7 +107,7 @@ final class WhereDatasetTests: XCTestCase {
         XCTAssertGreaterThan(along, 20 * 60 * 3 / 4, "walks along the streets are mostly along a road: \(walked)")
         if let resident = walked["rss_after_walks_kb"] as? Int { XCTAssertLessThanOrEqual(resident, 1024) }
         // A map without roads has no where section; a map and --osm together are refused.
-        let polygons = try CommandLineTests.runGMap(["bench", "--osm", pbf.path, "extra.gmap"])
+        let polygons = try CommandLineTestCase.runGMap(["bench", "--osm", pbf.path, "extra.gmap"])
         XCTAssertEqual(polygons.status, 2)
         XCTAssertTrue(polygons.stderr.contains("one map too many"), polygons.stderr)
     }

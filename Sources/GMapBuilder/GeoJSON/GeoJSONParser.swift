@@ -1,12 +1,5 @@
 // The byte-level, non-recursive, chunked GeoJSON scanner behind `GeoJSONReader`.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import GMapCodecs
 
 // ASCII bytes used by the scanner.
@@ -129,7 +122,7 @@ final class GeoJSONParser {
             }
             linesBefore &+= newlines
             let remaining = end - keep
-            if remaining > 0 { memmove(buf, buf + keep, remaining) }
+            if remaining > 0 { UnsafeMutableRawPointer(buf).copyMemory(from: buf + keep, byteCount: remaining) }  // overlapping: a memmove
             baseOffset &+= keep
             end = remaining
             pos -= keep
@@ -160,15 +153,9 @@ final class GeoJSONParser {
                 throw fail("\(error)")
             }
         } else {
-            while true {
-                let r = read(fd, buf + end, want)
-                if r < 0 {
-                    let code = errno
-                    if code == EINTR { continue }
-                    throw fail("cannot read '\(name)': \(GeoJSONReader.errnoText(code))")
-                }
-                got = r
-                break
+            switch SystemCalls.read(fd, into: buf + end, count: want) {
+            case let .success(count): got = count
+            case let .failure(error): throw fail("cannot read '\(name)': \(error.text)")
             }
         }
         if got == 0 {
@@ -498,7 +485,7 @@ final class GeoJSONParser {
         let raw = UnsafeMutableRawPointer(numberText)
         raw.copyMemory(from: buf + start, byteCount: count)
         numberText[count] = 0
-        return strtod(numberText, nil)
+        return SystemCalls.parseDouble(numberText)
     }
 
     /// Reads a number at `pos`; returns its source text.
@@ -657,13 +644,13 @@ final class GeoJSONParser {
     private func keyIs(_ s: StaticString) -> Bool {
         let n = s.utf8CodeUnitCount
         guard keyBytes.count == n else { return false }
-        return keyBytes.withUnsafeBufferPointer { k in memcmp(k.baseAddress!, s.utf8Start, n) == 0 }
+        return keyBytes.elementsEqual(UnsafeBufferPointer(start: s.utf8Start, count: n))
     }
 
     private func stringBytesAre(_ s: StaticString) -> Bool {
         let n = s.utf8CodeUnitCount
         guard stringBytes.count == n else { return false }
-        return stringBytes.withUnsafeBufferPointer { k in memcmp(k.baseAddress!, s.utf8Start, n) == 0 }
+        return stringBytes.elementsEqual(UnsafeBufferPointer(start: s.utf8Start, count: n))
     }
 
     /// Reads a string value (first byte `c`) that must be a string, into `stringBytes`.

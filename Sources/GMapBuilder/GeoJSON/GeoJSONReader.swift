@@ -1,12 +1,5 @@
 // The public entry point: a streaming reader of a GeoJSON FeatureCollection.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import GMapCodecs
 
 /// How a GeoJSON input holds its features.
@@ -60,17 +53,13 @@ public struct GeoJSONReader {
             input = .file(GeoJSONFileInput(fd: 0, name: "<stdin>", owned: false))
             return
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let text = GeoJSONReader.errnoText(errno)
-            throw GeoJSONError(message: "cannot open '\(path)': \(text)")
+        switch SystemCalls.openForReading(path) {
+        case let .success(fd):
+            input = .file(GeoJSONFileInput(fd: fd, name: path, owned: true))
+        case let .failure(error):
+            let operation = error.code == SystemCalls.isADirectory ? "read" : "open"
+            throw GeoJSONError(message: "cannot \(operation) '\(path)': \(error.text)")
         }
-        var st = stat()
-        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
-            close(fd)
-            throw GeoJSONError(message: "cannot read '\(path)': \(GeoJSONReader.errnoText(EISDIR))")
-        }
-        input = .file(GeoJSONFileInput(fd: fd, name: path, owned: true))
     }
 
     /// Reads from a byte source, such as a ``GzipByteSource``; `name` is the input's name for error messages.
@@ -108,7 +97,7 @@ public struct GeoJSONReader {
             parser = GeoJSONParser(memory: bytes, chunkSize: chunkSize, baseOffset: 0, baseLine: 1, featureIndex: nil)
         case .file(let file):
             if file.used {
-                if lseek(file.fd, 0, SEEK_SET) != 0 {
+                if !SystemCalls.rewind(file.fd) {
                     throw GeoJSONError(message: "input '\(file.name)' cannot be read twice")
                 }
             }
@@ -127,8 +116,7 @@ public struct GeoJSONReader {
     }
 
     static func errnoText(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
+        SystemCalls.errorText(code)
     }
 }
 
@@ -165,6 +153,6 @@ final class GeoJSONFileInput {
     }
 
     deinit {
-        if owned { close(fd) }
+        if owned { SystemCalls.close(fd) }
     }
 }

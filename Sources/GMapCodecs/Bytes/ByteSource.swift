@@ -1,13 +1,5 @@
 // Where an input's bytes come from: a file, memory, or a decoder over another source.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A stream of bytes read front to back, such as a file or a decompressor's output.
 ///
 /// Sources are reference types because reading changes them; one source is read by one reader at a time.
@@ -36,16 +28,10 @@ public struct FileReadError: Error, Sendable, Equatable, CustomStringConvertible
     /// E.g. "cannot open 'a.shp': No such file or directory".
     public var description: String { "cannot \(operation) '\(path)': \(reason)" }
 
-    /// The error for the C library's current `errno`.
-    static func fromErrno(_ path: String, _ operation: String, code: Int32 = errno) -> FileReadError {
-        let text = strerror(code).map { String(cString: $0) } ?? "error \(code)"
-        return FileReadError(path: path, operation: operation, reason: text)
+    /// The error for a C library error number (by default the last one).
+    static func fromErrno(_ path: String, _ operation: String, code: Int32 = SystemCalls.lastError) -> FileReadError {
+        FileReadError(path: path, operation: operation, reason: SystemCalls.errorText(code))
     }
-}
-
-/// `read(2)`, named apart from the protocol's method.
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(fd, buffer, count)
 }
 
 /// Bytes of an open file, read with `read(2)`; standard input for the path "-".
@@ -63,28 +49,25 @@ public final class FileByteSource: ByteSource {
             owned = false
             return
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileReadError.fromErrno(path, "open") }
-        var status = stat()
-        if fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
-            close(fd)
-            throw FileReadError.fromErrno(path, "read", code: EISDIR)
+        switch SystemCalls.openForReading(path) {
+        case let .success(descriptor):
+            fd = descriptor
+            owned = true
+        case let .failure(error):
+            throw FileReadError.fromErrno(path, error.code == SystemCalls.isADirectory ? "read" : "open", code: error.code)
         }
-        self.fd = fd
-        owned = true
     }
 
     deinit {
-        if owned { close(fd) }
+        if owned { SystemCalls.close(fd) }
     }
 
     /// Reads the next bytes of the file.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
-        while true {
-            let count = systemRead(fd, base, buffer.count)
-            if count >= 0 { return count }
-            if errno != EINTR { throw FileReadError.fromErrno(path, "read") }
+        switch SystemCalls.read(fd, into: base, count: buffer.count) {
+        case let .success(count): return count
+        case let .failure(error): throw FileReadError.fromErrno(path, "read", code: error.code)
         }
     }
 

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Compressed bytes from a ``ByteSource``, read a few bits at a time, least significant bit first (RFC 1951 §3.1.1),
 /// or a byte at a time between DEFLATE streams (gzip and ZIP framing).
 ///
@@ -63,7 +55,7 @@ final class BitInput {
         let keepFrom = max(position - 8, 0)
         let kept = end - keepFrom
         if keepFrom > 0 {
-            memmove(buffer, buffer + keepFrom, kept)
+            UnsafeMutableRawPointer(buffer).copyMemory(from: buffer + keepFrom, byteCount: kept)  // overlapping: a memmove
             discarded += keepFrom
             position -= keepFrom
             end = kept

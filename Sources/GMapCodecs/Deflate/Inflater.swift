@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A streaming DEFLATE decoder (RFC 1951): stored, fixed-Huffman and dynamic-Huffman blocks.
 ///
 /// It reads compressed bits from a ``BitInput`` as it needs them and decodes into a window that keeps the
@@ -114,7 +106,7 @@ package final class Inflater {
     private func slideWindow() {
         let keep = min(Self.windowSize, outputEnd)
         let shift = outputEnd - keep
-        memmove(output, output + shift, keep)
+        UnsafeMutableRawPointer(output).copyMemory(from: output + shift, byteCount: keep)  // overlapping: a memmove
         outputEnd = keep
         delivered -= shift
         streamStart = max(0, streamStart - shift)
@@ -348,7 +340,7 @@ package final class Inflater {
                 left &-= 8
             } while left > 0
         } else if distance == 1 {
-            memset(target, Int32(source.pointee), length)
+            UnsafeMutableRawPointer(target).initializeMemory(as: UInt8.self, repeating: source.pointee, count: length)
         } else {
             for _ in 0..<length {
                 target.pointee = source.pointee

@@ -1,15 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Resident memory of this process, from Linux's `/proc/self`. Every value is nil where `/proc` is missing.
 enum ProcessMemory {
     /// The process's resident set size in KiB (`VmRSS`).
     static func residentKiB() -> Int? {
         var result: Int?
-        forEachLine(of: "/proc/self/status") { line in
+        SystemCalls.forEachLine(ofFile: "/proc/self/status") { line in
             guard line.hasPrefix("VmRSS:") else { return true }
             result = kibibytes(in: line)
             return false
@@ -20,7 +14,7 @@ enum ProcessMemory {
     /// The process's peak resident set size so far in KiB (`VmHWM`).
     static func peakKiB() -> Int? {
         var result: Int?
-        forEachLine(of: "/proc/self/status") { line in
+        SystemCalls.forEachLine(ofFile: "/proc/self/status") { line in
             guard line.hasPrefix("VmHWM:") else { return true }
             result = kibibytes(in: line)
             return false
@@ -35,7 +29,7 @@ enum ProcessMemory {
         let start = String(UInt(bitPattern: address), radix: 16)
         var inMapping = false
         var result: Int?
-        forEachLine(of: "/proc/self/smaps") { line in
+        SystemCalls.forEachLine(ofFile: "/proc/self/smaps") { line in
             if let dash = line.firstIndex(of: "-"), line[..<dash].allSatisfy(\.isHexDigit) {
                 inMapping = line[..<dash].drop(while: { $0 == "0" }) == start[...]
             } else if inMapping, line.hasPrefix("Rss:") {
@@ -50,18 +44,5 @@ enum ProcessMemory {
     /// The number in a `Name:   123 kB` line.
     private static func kibibytes(in line: String) -> Int? {
         Int(line.split(separator: " ").dropFirst().first ?? "")
-    }
-
-    /// Calls `body` with each line of a file (read to its real end: `/proc` files report size 0)
-    /// until `body` returns false.
-    private static func forEachLine(of path: String, _ body: (String) -> Bool) {
-        guard let file = fopen(path, "r") else { return }
-        defer { fclose(file) }
-        var buffer: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(buffer) }
-        while getline(&buffer, &capacity, file) > 0, let buffer {
-            if !body(String(cString: buffer)) { return }
-        }
     }
 }

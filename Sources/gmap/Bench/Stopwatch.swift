@@ -1,16 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Monotonic time and the summaries a benchmark prints.
 enum Stopwatch {
     /// Seconds on the monotonic clock.
     static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+        SystemCalls.monotonicSeconds()
     }
 
     /// Seconds `body` takes.

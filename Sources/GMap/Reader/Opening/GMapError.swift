@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Why a map could not be opened.
 public enum GMapError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be opened, sized or mapped; `code` is the C library's `errno`.
@@ -47,11 +39,6 @@ public enum GMapError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func errorText(_ code: Int32) -> String {
-        #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
-        #else
-        return "error \(code)"
-        #endif
+        SystemCalls.errorText(code)
     }
 }

@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// The bytes a map reads: a read-only file mapping, a copy it owns, or a caller's buffer.
 ///
 /// The bytes never change after opening, so sharing them across threads is safe.
@@ -58,9 +50,7 @@ final class MapStorage: @unchecked Sendable {
     private static func release(base: UnsafeRawPointer, count: Int, ownership: Ownership) {
         switch ownership {
         case .mapped:
-            #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
-            munmap(UnsafeMutableRawPointer(mutating: base), count)
-            #endif
+            SystemCalls.unmap(base, length: count)
         case .allocated:
             UnsafeMutableRawPointer(mutating: base).deallocate()
         case .borrowed:
@@ -71,19 +61,17 @@ final class MapStorage: @unchecked Sendable {
     #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
     /// Maps a whole file read-only. Replacing the file by renaming a new one over it keeps this mapping valid.
     static func mapping(path: String) throws(GMapError) -> MapStorage {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .cannotOpen(path: path, operation: "open", code: errno) }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .cannotOpen(path: path, operation: "read the size of", code: errno) }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .cannotOpen(path: path, operation: "open", code: EISDIR) }
-        let size = UInt64(status.st_size)
-        guard size > 0 else { throw .truncated(expected: UInt64(FormatLayout.headerLength), actual: 0) }
-        let length = try AddressLimit.checkedLength(size)
-        guard let address = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
-            throw .cannotOpen(path: path, operation: "map", code: errno)
+        let mapped: (address: UnsafeRawPointer, length: Int)
+        do {
+            mapped = try SystemCalls.mapFile(atPath: path) { size throws(GMapError) in try AddressLimit.checkedLength(size) }
+        } catch {
+            switch error {
+            case let .system(operation, code): throw .cannotOpen(path: path, operation: operation, code: code)
+            case .empty: throw .truncated(expected: UInt64(FormatLayout.headerLength), actual: 0)
+            case let .tooLarge(failure): throw failure
+            }
         }
-        return try adopting(base: UnsafeRawPointer(address), count: length, ownership: .mapped)
+        return try adopting(base: mapped.address, count: mapped.length, ownership: .mapped)
     }
     #endif
 

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import GMapCodecs
 
 /// Reads an ESRI shapefile, its `.shp` with its `.dbf` (and `.cpg`, `.prj` when present), as GeoJSON-like
@@ -45,7 +38,7 @@ public struct ShapefileReader: Sendable {
         }
         let stem = lower.hasSuffix(".shp") ? String(path.dropLast(4)) : path
         func sibling(_ extensions: [String]) -> String? {
-            extensions.map { stem + $0 }.first { access($0, F_OK) == 0 }
+            extensions.map { stem + $0 }.first { SystemCalls.exists($0) }
         }
         guard let dbfPath = sibling([".dbf", ".DBF", ".Dbf"]) else {
             throw ShapefileError(.missingFile, file: path, message: "no \(stem).dbf beside it: a shapefile needs its .dbf (attributes)")

@@ -1,0 +1,66 @@
+// Every C library call of the reader, in one place (as swift-system keeps its syscalls apart):
+// opening and mapping a file, unmapping it, and the text of an error number. Embedded builds for
+// bare metal have no C library files: there `hasFiles` is false and maps are opened from memory.
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The C library calls the reader makes.
+enum SystemCalls {
+    /// Whether this platform has files to map (not in an Embedded build for bare metal).
+    #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
+    static let hasFiles = true
+    #else
+    static let hasFiles = false
+    #endif
+
+    /// Why mapping a file failed: what was being done and the C library's error number, or a file of zero bytes.
+    enum MappingFailure: Error {
+        case system(operation: String, code: Int32)
+        case empty
+        case tooLarge(GMapError)
+    }
+
+    #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
+    /// Maps the regular file at `path` read-only and whole; `checkedLength` turns its size into a
+    /// length this platform can map (or throws). The mapping outlives the descriptor.
+    static func mapFile(atPath path: String, checkedLength: (UInt64) throws(GMapError) -> Int) throws(MappingFailure) -> (address: UnsafeRawPointer, length: Int) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .system(operation: "open", code: errno) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .system(operation: "read the size of", code: errno) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .system(operation: "open", code: EISDIR) }
+        let size = UInt64(status.st_size)
+        guard size > 0 else { throw .empty }
+        let length: Int
+        do { length = try checkedLength(size) } catch { throw .tooLarge(error) }
+        guard let address = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
+            throw .system(operation: "map", code: errno)
+        }
+        return (UnsafeRawPointer(address), length)
+    }
+    #endif
+
+    /// Releases a mapping made by `mapFile(atPath:checkedLength:)`.
+    static func unmap(_ address: UnsafeRawPointer, length: Int) {
+        #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
+        munmap(UnsafeMutableRawPointer(mutating: address), length)
+        #endif
+    }
+
+    /// The C library's text for an error number (`strerror`), or "error N" where there is none.
+    static func errorText(_ code: Int32) -> String {
+        #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+        #else
+        return "error \(code)"
+        #endif
+    }
+}

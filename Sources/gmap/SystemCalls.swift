@@ -1,0 +1,69 @@
+// Every C library call of the command-line tool, in one place (as swift-system keeps its syscalls
+// apart): standard streams, the monotonic clock, /proc files and the exit status.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The C library calls the tool makes.
+enum SystemCalls {
+    /// Writes every byte to `descriptor`, retrying after interruptions; stops quietly if the reader has gone.
+    static func writeAll(descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, base + offset, bytes.count - offset)
+            if written < 0, errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+
+    /// Reads up to `buffer.count` bytes from `descriptor`, retrying after interruptions: how many,
+    /// 0 at the end of input or on an error.
+    static func read(descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if errno != EINTR { return 0 }
+        }
+    }
+
+    /// Seconds on the monotonic clock.
+    static func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+
+    /// Calls `body` with each line of a file (read to its real end: `/proc` files report size 0)
+    /// until `body` returns false; nothing when the file cannot be opened.
+    static func forEachLine(ofFile path: String, _ body: (String) -> Bool) {
+        guard let file = fopen(path, "r") else { return }
+        defer { fclose(file) }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(buffer) }
+        while getline(&buffer, &capacity, file) > 0, let buffer {
+            if !body(String(cString: buffer)) { return }
+        }
+    }
+
+    /// Ends the process with `status`.
+    static func exit(_ status: Int32) -> Never {
+        systemExit(status)
+    }
+}
+
+/// `read(2)` and `exit(3)`, named apart from ``SystemCalls``'s methods.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+
+private func systemExit(_ status: Int32) -> Never {
+    exit(status)
+}
