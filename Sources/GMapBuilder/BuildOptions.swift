@@ -40,13 +40,14 @@ public struct BuildOptions: Sendable, Equatable {
     public init() {}
 
     /// Checks the tiling options: split factor 2…16, depth 0…12, at least one edge per tile, a
-    /// tile size above 0 and at most 20°.
+    /// tile size above 0 and at most 20°. The messages name the options as properties, not as the
+    /// command line's flags (the tool adds those).
     public func validate() throws {
-        guard splitFactor >= 2, splitFactor <= 16 else { throw BuildError("--split must be between 2 and 16") }
-        guard maximumDepth >= 0, maximumDepth <= 12 else { throw BuildError("--max-depth must be between 0 and 12") }
-        guard maximumEdgesPerTile >= 1 else { throw BuildError("--max-edges must be at least 1") }
+        guard splitFactor >= 2, splitFactor <= 16 else { throw BuildError("the split factor must be between 2 and 16 (it is \(splitFactor))") }
+        guard maximumDepth >= 0, maximumDepth <= 12 else { throw BuildError("the maximum split depth must be between 0 and 12 (it is \(maximumDepth))") }
+        guard maximumEdgesPerTile >= 1 else { throw BuildError("the most edges per tile must be at least 1 (it is \(maximumEdgesPerTile))") }
         if let size = tileSize {
-            guard size >= 1, size <= 20 * quantizer.unitsPerDegree else { throw BuildError("--tile-size must be more than 0 and at most 20 degrees") }
+            guard size >= 1, size <= 20 * quantizer.unitsPerDegree else { throw BuildError("the tile size must be more than 0 and at most 20 degrees") }
         }
     }
 

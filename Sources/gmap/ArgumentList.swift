@@ -3,6 +3,8 @@
 /// Options are `--name value` or `--name=value`; a lone `-` and negative numbers such as `-5.35`
 /// are positional, so coordinates need no quoting.
 struct ArgumentList {
+    /// The arguments as given, in order (for messages that repeat the command).
+    let arguments: [String]
     private(set) var positional: [String] = []
     private var values: [String: String] = [:]
     private var repeated: [String: [String]] = [:]
@@ -10,6 +12,7 @@ struct ArgumentList {
 
     /// Splits `arguments`, knowing which options take a value and which are flags.
     init(_ arguments: [String], options: Set<String>, flags knownFlags: Set<String>) throws {
+        self.arguments = arguments
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]

@@ -4,18 +4,12 @@ import GMapBuilder
 import GMapCodecs
 
 /// `gmap build INPUT -o OUTPUT [options]`.
-enum BuildCommand {
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let list = try ArgumentList(
-            arguments,
-            options: ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth",
-                      "--layer", "--format", "--simplify", "--top", "--osm", "--geometry"],
-            flags: ["--quiet", "-q", "--help", "-h", "--coast-buffer", "--paths"]
-        )
-        if list.has("--help") || list.has("-h") {
-            StandardOutput.shared.write(HelpText.help(for: "build"))
-            return ExitCode.success
-        }
+enum BuildCommand: Command {
+    static let name = "build"
+    static let options: Set<String> = ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth", "--layer", "--format", "--simplify", "--top", "--osm", "--geometry"]
+    static let flags: Set<String> = ["--quiet", "-q", "--coast-buffer", "--paths"]
+
+    static func run(_ list: ArgumentList) throws -> Int32 {
         if list.value("--osm") != nil { return try OSMBuild.run(list) }
         if list.has("--paths") { throw CommandFailure(message: "--paths only applies with --osm FILE.osm.pbf (footways, cycleways, paths and steps as roads)") }
         let layers = try list.values("--layer").map(LayerArgument.parse)
@@ -35,9 +29,11 @@ enum BuildCommand {
         try OutputFile.checkDirectory(of: output)
         let inputs = layers.isEmpty ? [LayerArgument(name: LayeredMapBuilder.defaultLayerName, path: list.positional[0], idProperty: nil)] : layers
         do {
-            _ = try MapBuilder(options: options)
+            try options.validate()
         } catch let error as BuildError {
-            throw CommandFailure(message: error.description)
+            let flag = !(2...16).contains(options.splitFactor) ? "--split"
+                : !(0...12).contains(options.maximumDepth) ? "--max-depth" : options.maximumEdgesPerTile < 1 ? "--max-edges" : "--tile-size"
+            throw CommandFailure(message: "\(flag): \(error.description)")
         }
         let started = Date()
         var map = LayeredMapBuilder()
@@ -227,4 +223,116 @@ enum BuildCommand {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+}
+
+extension BuildCommand {
+    /// What `gmap help build` prints.
+    static let help = """
+    gmap build INPUT -o OUTPUT.gmap [options]
+
+    Builds a map from the Polygon and MultiPolygon features of INPUT, which is one of:
+      x.geojson           a GeoJSON FeatureCollection
+      x.ndjson, x.geojsonl, x.geojsons, x.jsonl
+                          one Feature per line (newline-delimited GeoJSON), or RFC 8142 text
+                          sequences (each Feature after an RS byte); also detected in any file
+                          whose first object is a Feature followed by another object
+      x.geojson.gz        either of the above, gzip-compressed (multi-member files too)
+      x.shp               an ESRI shapefile (Polygon, PolygonZ, PolygonM) with its x.dbf beside it,
+                          and x.cpg (code page) and x.prj (must be longitude/latitude) if present;
+                          the .dbf fields are the properties, under their names as written
+      x.zip               a ZIP archive holding one shapefile (or one GeoJSON file), as Natural
+                          Earth distributes them
+    The content decides (gzip, ZIP and shapefile magic bytes), then the name. "-" reads standard
+    input (GeoJSON, plain or gzip-compressed). GeoJSON is read as a stream, so hundreds of MB are
+    fine; a shapefile or ZIP archive is read into memory. Other geometry types, null shapes and
+    deleted .dbf records are skipped and counted. GeoJSON of LineString/MultiLineString features
+    only builds a layer of lines, of Point/MultiPoint only a layer of points (format 3.1, answered
+    by nearestLines/nearestPoints); input with polygons builds its polygons (see --geometry).
+    Broken input stops the build with a message naming the file, the feature or record, and the
+    line, byte or field. The output is written to a temporary file and renamed into place, so an
+    existing map survives a failed build. The same input and options give the same bytes.
+
+    OPTIONS
+      -o, --output FILE   the map to write (required; its directory must exist: checked first)
+      --id PROP           the property whose value is each feature's id. Default: the first of
+                          \(BuildOptions.automaticIdProperties.joined(separator: ", ")) that the feature has,
+                          else the Feature's "id" member, else its index. When every feature
+                          falls back to its index, a warning lists the properties there are.
+                          With --id, a feature without PROP (or with null) is an error that
+                          lists that feature's properties.
+      --keep LIST         comma-separated properties to keep for --json output (default: name;
+                          "all" keeps every property, "none" keeps none)
+      --precision DEG     coordinate quantum in degrees, 1/N for whole N (default 1e-7, about
+                          1.1 cm; the largest position error is half a quantum diagonally)
+      --simplify DIST     simplify borders so no removed vertex is farther than DIST from the
+                          border that replaces it (100m, 1km, 2.5km; a bare number is metres).
+                          Each border shared by features is simplified once, between the
+                          points where borders meet, so neighbours still meet exactly: no gaps,
+                          no double answers along a land border. Rings keep three or more
+                          vertices (no island disappears). The summary, the map's metadata and
+                          'gmap info' give the largest error measured.
+      --geometry KIND     which features to build: polygons, lines or points; auto (default):
+                          polygons when the input has any (its lines and points are skipped,
+                          and the summary says how to build them), else its lines or its points
+                          (an error when it has both). Applies to every --layer input.
+      --coast-buffer      with --simplify: borders with features on one side only (coasts) move
+                          outward only, so every point of the original land stays inside its
+                          feature (answers can gain a strip of sea up to DIST wide, never lose a beach)
+      --tile-size DEG     top-level tile size (default: automatic, 1° for a world map; the
+                          smallest of 1/64°…16° giving at most 65,536 tiles)
+      --max-edges N       split tiles with more than N distinct edges (default 64; a border
+                          shared by two features counts once). Format 2.1 and 2.0 count each
+                          feature's copy and default to 48.
+      --split N           a split tile has N × N parts (default 2; 4 with --format 2.1/2.0)
+      --max-depth N       split at most N times, 0 to 12 (default 12; 6 with --format 2.1/2.0)
+      --layer NAME=INPUT[:IDPROP]
+                          one layer of a map of several layers (repeat it; up to 10). The
+                          id property follows the last colon; without it, --id or the default
+                          applies. With --layer, give no INPUT otherwise. Other options apply
+                          to every layer. Name layers country, state and timezone for the
+                          placemark fields of query --json.
+      --format 3|2.1|2.0  the format to write. 3 (the default): each border stored once per
+                          tile, split tiles as directory nodes; a 3.x reader also reads 1.x
+                          and 2.x files, but a 2.x reader refuses it as a newer version.
+                          2.1: for those older readers (layers, label points, name index).
+                          2.0: a plain format 2.0 file: one layer, no label points, no name
+                          index. In format 3 at most 64 features may overlap in one leaf
+                          tile; more stop the build with a message suggesting --format 2.1.
+      --top FORM          how format 3 stores each layer's top-level directory: entries (one
+                          4-byte entry per tile, the fastest lookups), packed (2 bits per tile
+                          plus a bit-packed payload per non-empty tile, a smaller file) or auto
+                          (default: packed when the entries would be more than 20 % of the
+                          layer's GRID and TILE bytes, so small or sparse maps shrink and big
+                          detailed ones keep the faster form). The summary says which was
+                          written. Format 2 always writes entries.
+      -q, --quiet         print no summary
+
+    gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths] [-q]
+
+    Builds a location map, for gmap where, from an OpenStreetMap extract (PBF: zlib or raw
+    blobs, dense or plain nodes, ways, multipolygon relations). Its layers: roads (lines: one
+    feature per street, the named highway ways of one name and class joined at their shared
+    ends; name, class, ref), areas (named buildings, parks, squares, land use), places and
+    addresses (points), and intersections (points: every node shared by two or more roads, with
+    the streets that meet and whether it is a main one). Ways cut at the extract's edge keep
+    their present pieces; multipolygon relations with missing members are skipped; both are
+    counted in the summary. The map records the source file's name and the attribution
+    "\(OSMBuild.attribution)" (gmap info shows them): keep it with anything you
+    make from the map. A file that cannot be read stops the build with a message naming the
+    file, the blob and the byte (exit 2). The polygon options above (--id, --keep, --precision,
+    --simplify, --layer, --format, --top, tiling) do not apply.
+      --osm FILE          the .osm.pbf extract to read ("-" for standard input)
+      --paths             keep footways, cycleways, paths and steps as roads too (default:
+                          streets only)
+
+    EXAMPLES
+      gmap build countries.geojson -o world.gmap --id iso_a2 --keep name,iso_a3
+      gmap build ne_10m_admin_0_countries.zip -o deu.gmap --id ISO_A2_EH --keep NAME,ISO_A3
+      gmap build timezones.geojson.gz -o tz.gmap --id tzid
+      gmap build countries.geojson -o watch.gmap --simplify 1km --coast-buffer --precision 1e-5
+      gmap build -o layers.gmap --layer country=countries.geojson:iso_a2 \\
+          --layer state=admin1.geojson:iso_3166_2 --layer timezone=timezones.geojson.gz:tzid
+      gmap build --osm Helsinki.osm.pbf -o helsinki.gmap
+
+    """
 }

@@ -14,11 +14,45 @@ struct CommandFailure: Error {
     var code: Int32 = ExitCode.usage
 }
 
-/// Picks the subcommand and runs it.
-enum CommandRunner {
-    /// The commands, as unknown-command messages list them.
-    static let commandList = "query, where, find, build, export, info, verify, render, bench and help"
+/// One command of the tool: its name, the options that take a value and the flags it knows, its
+/// help text and what it does. ``CommandTable`` lists them; ``CommandRunner`` parses the arguments
+/// with `options` and `flags` (plus `--help` and `-h`, which print `help`) and calls `run`.
+protocol Command {
+    /// The name typed after `gmap`.
+    static var name: String { get }
+    /// Options that take a value (`-o FILE`, `--layer NAME`).
+    static var options: Set<String> { get }
+    /// Flags (`--json`).
+    static var flags: Set<String> { get }
+    /// What `gmap help NAME` and `gmap NAME --help` print.
+    static var help: String { get }
+    /// Runs the command on its parsed arguments; the exit code.
+    static func run(_ list: ArgumentList) throws -> Int32
+}
 
+/// Every command, in the order the tool lists them.
+enum CommandTable {
+    static let commands: [any Command.Type] = [
+        QueryCommand.self, WhereCommand.self, FindCommand.self, BuildCommand.self, ExportCommand.self,
+        InfoCommand.self, VerifyCommand.self, RenderCommand.self, BenchCommand.self,
+    ]
+
+    /// The command called `name`, if any.
+    static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.name == name }
+    }
+
+    /// "query, where, …, bench and help": the commands as unknown-command messages list them.
+    static let list = commands.map { $0.name }.joined(separator: ", ") + " and help"
+
+    /// The failure for a command that is not in the table.
+    static func unknown(_ name: String) -> CommandFailure {
+        CommandFailure(message: "unknown command '\(name)'; the commands are \(list) (see 'gmap help')")
+    }
+}
+
+/// Picks the subcommand from ``CommandTable`` and runs it.
+enum CommandRunner {
     static func run(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {
             StandardError.write(HelpText.overview)
@@ -27,26 +61,25 @@ enum CommandRunner {
         let rest = Array(arguments.dropFirst())
         do {
             switch first {
-            case "query": return try QueryCommand.run(rest)
-            case "build": return try BuildCommand.run(rest)
-            case "where": return try WhereCommand.run(rest)
-            case "info": return try InfoCommand.run(rest)
-            case "find": return try FindCommand.run(rest)
-            case "bench": return try BenchCommand.run(rest)
-            case "verify": return try VerifyCommand.run(rest)
-            case "export": return try ExportCommand.run(rest)
-            case "render": return try RenderCommand.run(rest)
             case "help", "--help", "-h":
-                if let topic = rest.first, !HelpText.topics.contains(topic) {
-                    throw CommandFailure(message: "unknown command '\(topic)'; the commands are \(commandList) (see 'gmap help')")
+                guard let topic = rest.first, topic != "help" else {
+                    StandardOutput.shared.write(HelpText.overview)
+                    return ExitCode.success
                 }
-                StandardOutput.shared.write(HelpText.help(for: rest.first))
+                guard let command = CommandTable.command(named: topic) else { throw CommandTable.unknown(topic) }
+                StandardOutput.shared.write(command.help)
                 return ExitCode.success
             case "--version", "version":
                 StandardOutput.shared.write("gmap \(HelpText.version) (format \(FormatVersionText.current))\n")
                 return ExitCode.success
             default:
-                throw CommandFailure(message: "unknown command '\(first)'; the commands are \(commandList) (see 'gmap help')")
+                guard let command = CommandTable.command(named: first) else { throw CommandTable.unknown(first) }
+                let list = try ArgumentList(rest, options: command.options, flags: command.flags.union(["--help", "-h"]))
+                if list.has("--help") || list.has("-h") {
+                    StandardOutput.shared.write(command.help)
+                    return ExitCode.success
+                }
+                return try command.run(list)
             }
         } catch let failure as CommandFailure {
             StandardOutput.shared.flush()

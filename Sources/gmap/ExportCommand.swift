@@ -3,13 +3,12 @@ import GMap
 import GMapBuilder
 
 /// `gmap export MAP -o OUT.geojson [--layer NAME] [--force] [-q]`: the map's features as GeoJSON.
-enum ExportCommand {
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let list = try ArgumentList(arguments, options: ["-o", "--output", "--layer"], flags: ["--force", "--quiet", "-q", "--help", "-h"])
-        if list.has("--help") || list.has("-h") {
-            StandardOutput.shared.write(HelpText.help(for: "export"))
-            return ExitCode.success
-        }
+enum ExportCommand: Command {
+    static let name = "export"
+    static let options: Set<String> = ["-o", "--output", "--layer"]
+    static let flags: Set<String> = ["--force", "--quiet", "-q"]
+
+    static func run(_ list: ArgumentList) throws -> Int32 {
         guard list.positional.count == 1, let path = list.positional.first else {
             throw CommandFailure(message: "usage: gmap export MAP -o OUT.geojson [--layer NAME] (see 'gmap help export')")
         }
@@ -90,4 +89,51 @@ enum ExportCommand {
         if power == quantizer.unitsPerDegree { return exponent == 0 ? "1" : "1e-\(exponent)" }
         return "\(1.0 / Double(quantizer.unitsPerDegree))"
     }
+}
+
+extension ExportCommand {
+    /// What `gmap help export` prints.
+    static let help = """
+    gmap export MAP -o OUT.geojson [--layer NAME] [--force] [-q]
+
+    Writes the map's features back as a GeoJSON FeatureCollection, one feature per line, in the
+    map's order (smallest area first), so that a map can be inspected in any GIS tool and diffed.
+    The map keeps no rings, only each feature's edges in the tiles they touch: the export reads
+    every edge once, chains the edges into rings (the source's rings where the tiles say how they
+    continue), and groups the rings into polygons. A ring inside an odd number of the feature's
+    other rings is a hole of the smallest ring around it; outer rings are written
+    counter-clockwise and holes clockwise (RFC 7946). Coordinates are the quantized ones,
+    written exactly (at 1e-7°: -5.3583868, 36.11, 180).
+
+    Each Feature has its id as its "id" member and the kept properties with their JSON kinds. When
+    gmap build's automatic id choice (\(BuildOptions.automaticIdProperties.joined(separator: ", ")),
+    then the "id" member) would pick another value, an "id" property holding the id is added first,
+    so "gmap build OUT.geojson --keep all" at the map's precision gives a map with the same
+    features that answers every point the same, and exporting that map gives the same bytes
+    again. (A feature whose own rings overlap, such as the same ring twice, can get another area
+    and so another place among the features it overlaps; the export of the rebuilt map is then
+    the fixed point.) Rings that run along one segment and back, which change no answer, are
+    left out. The summary on stderr gives the build command.
+
+    A map of several layers exports one layer (the first unless --layer says which); export each
+    layer to its own file and build them again with --layer NAME=FILE. A layer of lines exports
+    as LineString (MultiLineString) features, each line as built; a layer of points as Point
+    (MultiPoint) features.
+
+    The map's CRC-32s are checked first, and every tile is read: a damaged map stops the export
+    with the problems found (exit 2) and leaves OUT as it was.
+
+    OPTIONS
+      -o, --output FILE   the GeoJSON file to write (required; - for standard output). It is
+                          written to a temporary file and renamed into place.
+      --layer NAME        the layer to export (default: the first)
+      --force             export a damaged map as far as it can be read, with warnings
+      -q, --quiet         print no summary
+
+    EXAMPLES
+      gmap export world.gmap -o world.geojson
+      gmap export layers.gmap -o tz.geojson --layer timezone
+      gmap export world.gmap -o - | head -c 300
+
+    """
 }

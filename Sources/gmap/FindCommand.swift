@@ -3,13 +3,12 @@ import GMap
 
 /// `gmap find [MAP] TEXT [--layer NAME] [--exact] [--limit N] [--json]`: features by id or name, through
 /// ``GMap/find(_:layer:matching:limit:)``.
-enum FindCommand {
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let list = try ArgumentList(arguments, options: ["--layer", "--limit"], flags: ["--json", "--exact", "--help", "-h"])
-        if list.has("--help") || list.has("-h") {
-            StandardOutput.shared.write(HelpText.help(for: "find"))
-            return ExitCode.success
-        }
+enum FindCommand: Command {
+    static let name = "find"
+    static let options: Set<String> = ["--layer", "--limit"]
+    static let flags: Set<String> = ["--json", "--exact"]
+
+    static func run(_ list: ArgumentList) throws -> Int32 {
         var positional = list.positional
         let location: MapLocation
         if positional.count >= 2, FileManager.default.fileExists(atPath: positional[0]) || positional[0].hasSuffix(".gmap") {
@@ -66,4 +65,39 @@ enum FindCommand {
             + "\"id\":\(JSONText.string(feature.id)),\"name\":\(JSONText.string(name(of: feature))),"
             + "\"bbox\":[\(box.west),\(box.south),\(box.east),\(box.north)],\"label\":\(label),\"properties\":{\(properties)}}"
     }
+}
+
+extension FindCommand {
+    /// What `gmap help find` prints.
+    static let help = """
+    gmap find [MAP] TEXT [--layer NAME] [--exact] [--limit N] [--json]
+
+    Finds features whose id or kept name property (name, admin, name_*, formal_*, *_name, and
+    name:xx, *_name:xx, in any case) matches TEXT, ignoring case, accents (Latin, Greek and
+    Cyrillic letters), punctuation and spacing: "sao tome" finds "São Tomé", and "cote d ivoire"
+    and "COTE-D'IVOIRE" find "Côte d'Ivoire". Exact matches come first, then names that start with
+    TEXT, then names with a word starting with each word of TEXT, in any order ("ivoire",
+    "d ivo"); within each, every layer in the map's order, smallest area first. Several words are
+    one TEXT. Alternative names are found when the build kept them ("ivory coast" with
+    --keep name,admin on Natural Earth). The map's name index makes this a binary search (maps of
+    format 2.1 and 3; older maps are scanned; a map built before word matching finds names by
+    their start only: rebuild it).
+
+    Prints one line per feature: [layer TAB] id TAB name TAB bbox W,S,E,N TAB label LAT,LON.
+    The label point lies inside the feature (not the centroid, which can lie outside a
+    C-shaped country); maps before format 2.1 have none ("label -"). Exits 1 when nothing matches.
+
+    OPTIONS
+      --layer NAME   search only this layer (default: every layer, in the map's order)
+      --exact        only exact matches: no prefixes, no word matches
+      --limit N      print at most N features
+      --json         print [{"layer", "id", "name", "bbox": [w,s,e,n], "label": [lat,lon],
+                     "properties"}]
+
+    EXAMPLES
+      gmap find world.gmap gibraltar                   GI  Gibraltar  bbox …  label 36.13,-5.35
+      gmap find world.gmap "united" --json
+      gmap find world.gmap ivoire                      CI  Côte d'Ivoire  bbox …
+
+    """
 }

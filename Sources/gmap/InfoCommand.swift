@@ -2,13 +2,12 @@ import Foundation
 import GMap
 
 /// `gmap info MAP`.
-enum InfoCommand {
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let list = try ArgumentList(arguments, options: [], flags: ["--help", "-h"])
-        if list.has("--help") || list.has("-h") {
-            StandardOutput.shared.write(HelpText.help(for: "info"))
-            return ExitCode.success
-        }
+enum InfoCommand: Command {
+    static let name = "info"
+    static let options: Set<String> = []
+    static let flags: Set<String> = []
+
+    static func run(_ list: ArgumentList) throws -> Int32 {
         let location: MapLocation
         switch list.positional.count {
         case 0: location = try DefaultMap.location()
@@ -91,4 +90,18 @@ enum InfoCommand {
         return String(repeating: "0", count: 8 - text.count) + text
     }
     private static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+}
+
+extension InfoCommand {
+    /// What `gmap help info` prints.
+    static let help = """
+    gmap info [MAP]
+
+    Prints the map's header, sections (offset, length, CRC-32), feature count, tile grid, tile
+    kinds and the edges per tile (p50, p99, max) that bound a lookup's work, and how it was built.
+    Both position errors are shown: the precision's (half a quantum diagonally, on the
+    "precision" line) and, for a map built with --simplify, the largest distance measured
+    between a removed vertex and the simplified border (the "simplified" line).
+
+    """
 }

@@ -2,19 +2,18 @@ import Foundation
 import GMap
 
 /// `gmap query [MAP] LAT LON` and `gmap query [MAP] -`, with `--nearest DISTANCE` the nearby fallback.
-enum QueryCommand {
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let list = try ArgumentList(arguments, options: ["--nearest"], flags: ["--all", "--json", "--help", "-h"])
-        if list.has("--help") || list.has("-h") {
-            StandardOutput.shared.write(HelpText.help(for: "query"))
-            return ExitCode.success
-        }
+enum QueryCommand: Command {
+    static let name = "query"
+    static let options: Set<String> = ["--nearest"]
+    static let flags: Set<String> = ["--all", "--json"]
+
+    static func run(_ list: ArgumentList) throws -> Int32 {
         var style = OutputStyle(all: list.has("--all"), json: list.has("--json"))
         if let radius = list.value("--nearest") {
             guard !style.all else { throw CommandFailure(message: "--nearest answers one feature per point; it cannot be combined with --all") }
             style.nearest = try NearbyOption.metres(radius)
         }
-        let target = try self.target(of: list.positional, arguments: arguments)
+        let target = try self.target(of: list.positional, arguments: list.arguments)
         // Coordinates are read before the map is found, so a typing mistake is named even without a map.
         var point: (coordinate: CoordinateParser.Coordinate, typed: (Substring, Substring))?
         if case .point(_, let latitude, let longitude) = target {
@@ -177,4 +176,65 @@ struct OutputStyle {
         }
         return all ? features.map(\.id).joined(separator: " ") : features.first?.id ?? ""
     }
+}
+
+extension QueryCommand {
+    /// What `gmap help query` prints.
+    static let help = """
+    gmap query [MAP] LATITUDE LONGITUDE [--all | --nearest DIST] [--json]
+    gmap query [MAP] "LATITUDE,LONGITUDE" [--all | --nearest DIST] [--json]
+    gmap query [MAP] - [--all | --nearest DIST] [--json]
+
+    Prints the id of the feature that contains the point: latitude first, in decimal degrees
+    (latitude in [-90, 90], longitude in [-180, 180]). Where features overlap, the one with the
+    smallest area answers. A point on a border shared by two features belongs to exactly one.
+    Longitude 180 is answered as -180 (the same meridian); latitude 90 as the point 1e-7° south.
+    The map comes first, before the coordinates.
+
+    The point can also be one argument, "36.14,-5.35" or "36.14, -5.35" (as in a batch line).
+    Either number can be degrees-minutes-seconds with ° ' " (or ′ ″, or '' for seconds) and an
+    optional N, S, E or W before or after: 36°8'24"N, 36°8′N, 5°21'W, 36.14N, -5°21'. Only the
+    last part may have a fraction; minutes and seconds are below 60; S and W are negative. With
+    a letter on both, either order is read. Quote ' and " for the shell:
+    gmap query "36°8'N" "5°21'W".
+
+    A latitude outside [-90, 90] whose swap is a valid point, and a point in no feature whose
+    swap is in one, add to the message: latitude comes first: did you mean LON LAT?
+
+    OPTIONS
+      --all     print every feature that contains the point, smallest area first, space-separated
+      --json    print {"id": …, "properties": {…}} with the properties kept in the map
+                (with --all, an array of them)
+      --nearest DIST
+                when no feature contains the point, answer the feature whose boundary is
+                nearest within DIST (500m, 2.5km, 10km; a plain number is metres; at most
+                100km): prints "ID nearby METRES m" (whole metres; an inside answer is
+                just the ID). Distances are geodesic on WGS 84, accurate to 0.5 %. With
+                --json, adds "match":"inside"|"nearby" and "distance_m" (0 when inside).
+                Only the tiles within DIST of the point are read. Not with --all.
+
+    With "-" instead of coordinates, reads lines of "lat lon" or "lat,lon" from standard input
+    (the numbers read as above) and prints one line per input line: the answer, or an empty line
+    (null with --json) when no feature contains the point. Unreadable lines print an empty line
+    and a message on stderr, and the exit code is then 2.
+
+    A map of several layers (gmap build --layer) answers in every layer: "layer=id" pairs in the
+    map's layer order, separated by spaces, with nothing after "=" for a layer with no answer
+    (with --all, a layer's answers are joined by commas, smallest first). --json then prints the
+    placemark: {"isoCountryCode", "country", "administrativeArea", "administrativeAreaCode",
+    "timeZone", "layers": {NAME: [every feature containing the point, smallest first]}}; the
+    fields come from the layers named country, state (or region, province, admin1) and timezone.
+
+    A single point in no feature prints nothing on stdout (null or [] with --json), says so on
+    stderr and exits 1. Bad coordinates, a missing map or a damaged one exit 2.
+
+    EXAMPLES
+      gmap query world.gmap 36.14 -5.35                 GI
+      gmap query world.gmap "36.14, -5.35"              GI
+      gmap query world.gmap "36°8'N" "5°21'W"           GI
+      gmap query world.gmap 36.14 -5.35 --json          {"id":"GI","properties":{"name":"Gibraltar"}}
+      gmap query world.gmap 36.0 -5.2 --nearest 20km    ES nearby 12336 m
+      printf '52.52,13.405\\n48.86 2.35\\n' | gmap query world.gmap -
+
+    """
 }

@@ -5,14 +5,12 @@ import GMapBuilder
 import GMapCodecs
 
 /// `gmap render [MAP] -o OUT.png [--width N] [--bbox W,S,E,N] [--tiles] [--points FILE] [--layer NAME]`.
-enum RenderCommand {
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let list = try ArgumentList(arguments, options: ["-o", "--output", "--width", "--bbox", "--points", "--layer"],
-                                    flags: ["--tiles", "--quiet", "-q", "--help", "-h"])
-        if list.has("--help") || list.has("-h") {
-            StandardOutput.shared.write(HelpText.help(for: "render"))
-            return ExitCode.success
-        }
+enum RenderCommand: Command {
+    static let name = "render"
+    static let options: Set<String> = ["-o", "--output", "--width", "--bbox", "--points", "--layer"]
+    static let flags: Set<String> = ["--tiles", "--quiet", "-q"]
+
+    static func run(_ list: ArgumentList) throws -> Int32 {
         let location: MapLocation
         switch list.positional.count {
         case 0: location = try DefaultMap.location()
@@ -169,4 +167,55 @@ enum RenderPointsFile {
         }
         return (latitude, longitude)
     }
+}
+
+extension RenderCommand {
+    /// What `gmap help render` prints.
+    static let help = """
+    gmap render [MAP] -o OUT.png [--width N] [--bbox W,S,E,N] [--tiles] [--points FILE]
+                [--layer NAME] [--quiet]
+
+    Draws the map as it answers: each pixel takes the colour of the feature that a lookup of the
+    pixel's centre gives, in an equirectangular projection (longitude across, latitude up), over
+    the map's extent or the --bbox window. Features that touch or overlap in the picture get
+    different colours (a greedy colouring of the neighbours found in the pixels); where no feature
+    answers, the background (pale blue-grey) shows. A pixel next to the sea or to a smaller
+    feature is drawn darker: borders are one pixel wide, on the larger feature's side. Where a
+    pixel's centre lies in two features, diagonal stripes show the second one's colour.
+
+    The PNG is written by gmap itself (DEFLATE with LZ77 and Huffman codes; a palette image when
+    the picture has at most 256 colours) to a temporary file renamed into place. A summary
+    (size, pixels, time) goes to stderr.
+
+    OPTIONS
+      -o, --output FILE   the PNG to write (required)
+      --width N           the picture's width in pixels; the height follows the window's shape
+                          (default: 2048 pixels on the longer side; at most \(MapRenderer.maximumPixels) pixels in all)
+      --bbox W,S,E,N      the window in degrees: west, south, east, north (default: the map's grid)
+      --tiles             tint each leaf tile by kind and outline the tiles, with a legend:
+                            empty    blue     no feature touches the tile
+                            covered  green    one feature covers it
+                            mixed    orange   a top-level tile record: features with their edges
+                            split    magenta  a record in a part of a split tile, stronger with depth
+                          outlines where tiles are at least 4 pixels wide: dark grey for top-level
+                          tiles, dark magenta for the cuts of split tiles
+      --points FILE       mark the points of FILE with a cross and the id a lookup gives ("-" and
+                          a red cross when no feature contains the point). FILE has "lat,lon" or
+                          "lat lon" lines; blank lines and lines starting with # are skipped; extra
+                          columns are ignored; a first line of names is a header, and its
+                          lat/latitude and lon/lng/longitude columns are read
+      --layer NAME        draw this layer of a map of several layers (default: the first layer,
+                          with every layer of lines and the first of points over it); repeat
+                          it to draw several: the first of polygons is coloured, layers of
+                          lines and points are drawn over it: streets as lines (main roads,
+                          by their "class" property, wider and orange), points as dots, and
+                          the ids of places and main roads where they fit
+      -q, --quiet         print no summary
+
+    EXAMPLES
+      gmap render world.gmap -o world.png --width 1200
+      gmap render world.gmap -o gibraltar.png --bbox -5.6,35.9,-5.1,36.3 --tiles --width 800
+      gmap render tz.gmap -o europe.png --bbox -12,34,32,62 --points cities.csv
+
+    """
 }

@@ -2,13 +2,12 @@ import Foundation
 import GMap
 
 /// `gmap verify MAP [--known FILE]`.
-enum VerifyCommand {
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let list = try ArgumentList(arguments, options: ["--known", "--limit"], flags: ["--help", "-h"])
-        if list.has("--help") || list.has("-h") {
-            StandardOutput.shared.write(HelpText.help(for: "verify"))
-            return ExitCode.success
-        }
+enum VerifyCommand: Command {
+    static let name = "verify"
+    static let options: Set<String> = ["--known", "--limit"]
+    static let flags: Set<String> = []
+
+    static func run(_ list: ArgumentList) throws -> Int32 {
         guard list.positional.count == 1, let path = list.positional.first else {
             throw CommandFailure(message: "usage: gmap verify MAP [--known FILE] (see 'gmap help verify')")
         }
@@ -73,4 +72,29 @@ enum VerifyCommand {
         }
         return (checked, failed, report)
     }
+}
+
+extension VerifyCommand {
+    /// What `gmap help verify` prints.
+    static let help = """
+    gmap verify MAP [--known FILE] [--limit N]
+
+    Checks the whole map: the CRC-32 of the header and of every section, that sections do not
+    overlap, and every structure a lookup can reach: each tile directory entry, sub-directory and
+    directory node (format 3: node pointers, node count, the packed directory's rank samples),
+    each tile record decoded to its end (feature indexes, vertex counts, coordinates in range;
+    format 3: slot masks, run order, corner padding),
+    each feature, property and metadata record and its strings (in bounds, valid UTF-8). Prints
+    "sound", or each problem with where it is (section, tile, byte offset), at most N (default 50).
+
+    --known FILE also looks up each "latitude,longitude,expected_id" line of FILE ("#" starts a
+    comment; "-" means no feature) and lists every point that answers differently.
+
+    Exit code 0 only for a sound file whose known locations all pass; 1 when the file is damaged
+    or a known location fails; 2 for bad usage or a file that cannot be read.
+
+    EXAMPLE
+      gmap verify world.gmap --known Fixtures/known-countries.csv
+
+    """
 }

@@ -4,19 +4,18 @@ import GMap
 /// `gmap where MAP LAT LON [--heading DEG | --course DEG] [--json]` and
 /// `gmap where MAP --replay FILE|- [--every] [--json]`: location sense in words, from a map built
 /// with `gmap build --osm`.
-enum WhereCommand {
+enum WhereCommand: Command {
     /// How `gmap where` prints senses.
     struct Style {
         /// One JSON object per sense instead of the callouts.
         var json: Bool
     }
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let list = try ArgumentList(arguments, options: ["--heading", "--course", "--replay"], flags: ["--json", "--every", "--help", "-h"])
-        if list.has("--help") || list.has("-h") {
-            StandardOutput.shared.write(HelpText.help(for: "where"))
-            return ExitCode.success
-        }
+    static let name = "where"
+    static let options: Set<String> = ["--heading", "--course", "--replay"]
+    static let flags: Set<String> = ["--json", "--every"]
+
+    static func run(_ list: ArgumentList) throws -> Int32 {
         let style = Style(json: list.has("--json"))
         if let replay = list.value("--replay") {
             for option in ["--heading", "--course"] where list.value(option) != nil {
@@ -90,4 +89,55 @@ enum DirectionOption {
         }
         return Compass.normalised(value)
     }
+}
+
+extension WhereCommand {
+    /// What `gmap help where` prints.
+    static let help = """
+    gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json]
+    gmap where MAP "LATITUDE,LONGITUDE" [--heading DEG | --course DEG] [--json]
+    gmap where MAP --replay FILE|- [--every] [--json]
+
+    Says where the point is, in words a pedestrian can use, from a map built with
+    gmap build --osm (its roads, intersections, places and areas layers):
+      You are heading north along Mannerheimintie.     the road less than 20 m away
+      Intersection with Kaivokatu is 120 m north.      the main intersection ahead on that road,
+                                                       within 500 m and 45° of the direction
+      Stockmann is 25 m east.                          the nearest named place within 200 m
+      You are inside Kaisaniemen puisto.               off the roads: the smallest named area
+      Mannerheimintie is 35 m away.                    off the roads, outside areas: the nearest
+      Nothing known nearby.                            nothing within 200 m (exit 1)
+    Distances are whole metres, directions the eight compass sectors. The coordinates are read
+    as gmap query reads them (latitude first, decimal or degrees-minutes-seconds).
+
+    OPTIONS
+      --heading DEG   where the user faces (a compass), degrees clockwise from north: the
+                      callout says "facing"; any value is taken modulo 360; nan means none
+      --course DEG    where the user moves (GPS course over ground): the callout says
+                      "heading". Without either, there is no intersection ahead.
+      --json          print {"kind": "along_road"|"inside"|"other"|"unknown", "road": {"name",
+                      "class", "distance_m", "direction"}, "intersection_ahead": {"streets",
+                      "distance_m", "bearing", "main"}, "nearest_place": {"name", "category",
+                      "distance_m", "bearing"}, "area": {…}, "callouts": […]} (null for what
+                      there is not)
+      --replay FILE   read a track from FILE ("-": standard input), lines time,lat,lon[,heading]
+                      (time in seconds, decimal degrees, heading as --heading; blank lines and
+                      lines starting with # are skipped), feed each fix to one location context
+                      (which keeps the road steady near junctions), and print "TIME CALLOUTS"
+                      for each sense it gives (with --json, one object per line, with "time").
+                      A sense is given when 15 s have passed or the user has moved 10 m since
+                      the last one. A line that cannot be read is named with its number on
+                      stderr and skipped; the exit code is then 2.
+      --every         with --replay: a sense for every fix (no throttle)
+
+    Exit codes: 0 something was said, 1 nothing known nearby (one point), 2 bad usage or input,
+    or a map without a road layer ("gmap where: MAP has no road layer (build it with --osm)").
+
+    EXAMPLES
+      gmap build --osm Helsinki.osm.pbf -o helsinki.gmap
+      gmap where helsinki.gmap 60.1690 24.9396 --course 330
+      gmap where helsinki.gmap 60.1690 24.9396 --json
+      printf '0,60.1690,24.9385,0\\n20,60.1700,24.9385,0\\n' | gmap where helsinki.gmap --replay -
+
+    """
 }

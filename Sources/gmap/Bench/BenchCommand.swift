@@ -5,7 +5,7 @@ import GMap
 /// `gmap bench MAP`: open time, lookup speed on several point sets, cost per lookup, memory and
 /// multi-threaded throughput, from repeated runs; on a location map also `where` (``LocationBench``);
 /// with `--osm FILE.osm.pbf`, first the build of that location map (``BuildBench``).
-enum BenchCommand {
+enum BenchCommand: Command {
     /// What the command was asked to do.
     struct Settings {
         var location: MapLocation
@@ -24,14 +24,11 @@ enum BenchCommand {
         var osmFile: String?
     }
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let list = try ArgumentList(arguments, options: ["--points", "--runs", "--seed", "--near", "--points-file", "--answers", "--save-points",
-                                                         "--walks", "--osm"],
-                                    flags: ["--json", "--help", "-h"])
-        if list.has("--help") || list.has("-h") {
-            StandardOutput.shared.write(HelpText.help(for: "bench"))
-            return ExitCode.success
-        }
+    static let name = "bench"
+    static let options: Set<String> = ["--points", "--runs", "--seed", "--near", "--points-file", "--answers", "--save-points", "--walks", "--osm"]
+    static let flags: Set<String> = ["--json"]
+
+    static func run(_ list: ArgumentList) throws -> Int32 {
         var settings = try parse(list)
         var build: BuildBench.Report?
         if let osm = settings.osmFile {
@@ -217,4 +214,61 @@ enum BenchCommand {
         guard let number = Int(text), number > 0 else { throw CommandFailure(message: "\(name) '\(text)' must be a positive whole number") }
         return number
     }
+}
+
+extension BenchCommand {
+    /// What `gmap help bench` prints.
+    static let help = """
+    gmap bench [MAP] [--points N] [--runs R] [--seed S] [--near METRES] [--json] [--save-points FILE]
+    gmap bench [MAP] --points-file FILE [--answers OUT] [--runs R] [--json]
+    gmap bench --osm FILE.osm.pbf [--walks W] [--runs R] [--points N] [--json]
+
+    Measures the map in this process, from repeated runs:
+      open       median and p99 of at least 21 opens (each maps the file and checks its header)
+      memory     resident KiB of the map's pages after opening and after one pass over the first
+                 point set (from /proc/self/smaps; n/a elsewhere), and the process's RSS
+      lookups    for each point set: the median and p99 over R runs (default 11) of the time
+                 per lookup, lookups per second, single lookups timed one by one (p50, p99, clock
+                 cost subtracted), and the edges stored in each point's tile (mean, p99): what a
+                 lookup may test
+      threads    lookups per second over the first set split across 1 thread and every core
+      where      on a location map (gmap build --osm): the time of each LocationContext update
+                 over W walks (default 200) of 60 fixes along the map's own streets (a random
+                 point of a random road segment, straight on at 1.4 m/s, one fix a second,
+                 Gaussian noise of 5 m, the walk's course as heading, no throttle), p50 and p99
+                 over R runs; a fresh context's first fix (what gmap where answers); how the
+                 fixes were answered; and the resident KiB of a second mapping of the file that
+                 only the walks touched
+      build      with --osm: builds the location map of FILE min(R, 5) times in this process
+                 (read, decode, build; median and slowest), the process's peak RSS (VmHWM)
+                 before and after, and the map's bytes; the rest of the bench measures that map
+                 (written to a temporary file, removed at the end)
+
+    The point sets, from seed S (default 42): "uniform", N points (default 1,000,000) uniform on
+    the sphere; "on land", those of them inside some feature, repeated up to N; "near border",
+    200,000 points (or N if fewer) within METRES (default 100) of a feature's boundary, coasts
+    included, repeated up to N. Near-border points are found with lookups alone: a random
+    100 km segment whose ends get different answers is halved until the change is within 1 cm,
+    then the point is moved a random distance (uniform over the disc) in a random direction.
+
+    With --points-file, times only the points in FILE (one "lat,lon" or "lat lon" per line; blank
+    lines and lines starting with # are skipped), and --answers writes their answers to OUT, one
+    id per line in input order, an empty line where no feature contains the point. --json prints
+    one JSON object (keys: map, bytes, features, open_us, rss_open_kb, rss_after_kb,
+    process_rss_open_kb, process_rss_after_kb, sets[name, points, found, runs, ns_median, ns_p99,
+    single_ns_p50, single_ns_p99, edges_mean, edges_p99], threads[threads, lookups_per_second]; on a
+    location map where{walks, fixes, runs, update_us_p50, update_us_p99, update_us_mean,
+    once_us_p50, once_us_p99, along, inside, other, unknown, rss_after_walks_kb}; with --osm
+    build{input, builds, ms_median, ms_max, peak_rss_kb, peak_rss_before_kb, bytes}).
+
+    --save-points FILE writes the point sets used, as "lat,lon" lines under a "# name: N points"
+    line per set, so other tools can be timed on the very same points.
+
+    EXAMPLES
+      gmap bench world.gmap
+      gmap bench world.gmap --points 200000 --runs 5 --json
+      gmap bench tz.gmap --points-file points.csv --answers answers.txt
+      gmap bench --osm Helsinki.osm.pbf --points 100000
+
+    """
 }
