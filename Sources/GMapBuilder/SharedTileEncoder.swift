@@ -49,11 +49,19 @@ struct SharedTileEncoder: TopLevelTileEncoder {
     private var nodeBytes = 0
     private var recordBits = RecordBits()
 
-    init(polygons: PolygonSet, distinct: DistinctEdges, options: BuildOptions) {
+    /// With parity groups (``PartGroups``), the feature rank of each slot key (a share's `rank` is
+    /// then the key: one per group, a feature's groups consecutive); empty when keys are ranks.
+    let featureOfKey: [UInt32]
+
+    init(polygons: PolygonSet, distinct: DistinctEdges, options: BuildOptions, featureOfKey: [UInt32] = []) {
         self.polygons = polygons
         self.distinct = distinct
         self.options = options
+        self.featureOfKey = featureOfKey
     }
+
+    /// The feature rank of a slot key.
+    private func feature(_ key: UInt32) -> UInt32 { featureOfKey.isEmpty ? key : featureOfKey[Int(key)] }
 
     /// A child of a node or a top-level tile: its kind and its feature index or `TILE` offset.
     struct Reference {
@@ -91,17 +99,18 @@ struct SharedTileEncoder: TopLevelTileEncoder {
             counts.emptyTiles += 1
             return Reference(kind: TileEntry.emptyKind, value: 0)
         }
-        if record.edgeCount == 0, record.slots.count == 1 {
+        // One feature and no edge: covered (with parity groups, all the slots may be one feature's).
+        if record.edgeCount == 0, record.slots.allSatisfy({ feature($0.rank) == feature(record.slots[0].rank) }) {
             counts.coveredTiles += 1
             counts.edgesPerLeaf.append(0)
-            return Reference(kind: TileEntry.coveredKind, value: Int(record.slots[0].rank))
+            return Reference(kind: TileEntry.coveredKind, value: Int(feature(record.slots[0].rank)))
         }
         if record.edgeCount > options.maximumEdgesPerTile, canSplit {
             return try split(bounds: bounds, shares: shares, depth: depth)
         }
         counts.edgesPerLeaf.append(record.edgeCount)
         counts.recordTiles += 1
-        let encoded = record.bytes(bounds: bounds, polygons: polygons)
+        let encoded = record.bytes(bounds: bounds, polygons: polygons, feature: feature)
         if let offset = recordOffsets[encoded.bytes] {
             return Reference(kind: TileEntry.recordKind, value: offset)
         }
@@ -218,13 +227,16 @@ struct SharedRecord {
     }
 
     /// The record's bytes (Spec/FORMAT.md, "Records with shared edges") and how they divide.
-    func bytes(bounds: TileBounds, polygons: PolygonSet) -> (bytes: [UInt8], parts: RecordBits) {
+    /// `feature` gives a slot key's feature rank: slots of one feature (parity groups) are written
+    /// with the feature difference 0 (format 3.2).
+    func bytes(bounds: TileBounds, polygons: PolygonSet, feature: (UInt32) -> UInt32) -> (bytes: [UInt8], parts: RecordBits) {
         var bytes: [UInt8] = []
         Varint.append(UInt64(slots.count), to: &bytes)
         var previous: UInt32 = 0
         for share in slots {
-            Varint.append(UInt64(share.rank - previous), to: &bytes)
-            previous = share.rank
+            let rank = feature(share.rank)
+            Varint.append(UInt64(rank - previous), to: &bytes)
+            previous = rank
         }
         var corners = [UInt8](repeating: 0, count: (slots.count + 7) / 8)
         for (slot, share) in slots.enumerated() where share.cornerInside { corners[slot / 8] |= 1 << UInt8(slot % 8) }

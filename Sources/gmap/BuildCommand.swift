@@ -67,6 +67,13 @@ enum BuildCommand {
         for warning in positionIdWarnings(inputs: inputs, options: options, bytes: result.bytes, layered: !layers.isEmpty) {
             StandardError.write("gmap: \(warning)\n")
         }
+        if options.formatMajorVersion < 3 {
+            for (input, report) in zip(inputs, result.reports) {
+                if let warning = BuildSummary.formatTwoOverlapWarning(report, layer: layers.isEmpty ? nil : input.name) {
+                    StandardError.write("gmap: \(warning)\n")
+                }
+            }
+        }
         if !(list.has("--quiet") || list.has("-q")) {
             let seconds = Date().timeIntervalSince(started)
             if layers.isEmpty {
@@ -214,6 +221,7 @@ enum BuildCommand {
             + (report.simplification.map { ", simplification \(SimplificationReport.format($0.maximumErrorMetres))" } ?? ""))
         if let simplification = report.simplification { lines.append("  simplified: \(simplification.summary)") }
         lines += BuildSummary.skipped(report)
+        if report.tileBytes != nil { lines += BuildSummary.overlaps(report) }  // format 3: the union
         let g = report.grid
         let topForm = g.topForm == FormatLayout.TopForm.packed ? "packed" : "UInt32 entries"
         lines.append("  grid \(g.columns)×\(g.rows) tiles of \(quantizer.degrees(g.tileWidth))°, \(report.splitTiles) split (depth ≤ \(g.maximumDepth)), top-level directory: \(topForm)")
