@@ -133,6 +133,24 @@ final class UnionPartsTests: XCTestCase {
         XCTAssertEqual(try builder.finishReport().overlappingParts.map(\.overlapping), [2])
     }
 
+    /// `gmap export` writes each parity group's polygons on their own: rebuilt, the export answers
+    /// as the map does (a part nested in another stays a part, not a hole).
+    func testExportKeepsTheUnion() throws {
+        let features = try TestSupport.features(at: Self.fixture, idProperty: "id")
+        for maximumEdges in [1, 64] {
+            let (map, _) = try TestSupport.build(features) { $0.maximumEdgesPerTile = maximumEdges }
+            let exported = try ExportTests.export(map).bytes
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-union-export-\(getpid())-\(maximumEdges).geojson")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try Data(exported).write(to: file)
+            let rebuilt = try TestSupport.build(geoJSON: file.path).map
+            let points = OracleCheck.points(near: features, uniform: 5_000, nearEdges: 5_000, seed: 15)
+            XCTAssertEqual(ExportTests.disagreements(map, rebuilt, points: points.map { ($0.latitude, $0.longitude) }).problems, [], "max edges \(maximumEdges)")
+            XCTAssertEqual(rebuilt.lookup(latitude: 3, longitude: 33)?.id, "NEST")
+            XCTAssertEqual(rebuilt.lookup(latitude: 1, longitude: 41)?.id, "SAME")
+        }
+    }
+
     /// A 3.0 or 3.1 file must not repeat a feature: `verify` reports it; a 3.2 file may.
     func testVerifierAcceptsRepeatedSlotsOnlyIn32() throws {
         let features = try TestSupport.features(at: Self.fixture, idProperty: "id")
