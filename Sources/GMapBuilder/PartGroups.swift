@@ -109,7 +109,7 @@ struct PartGroups {
         }
         guard !candidates.isEmpty else { return ([Int](repeating: 0, count: parts.count), 0) }
 
-        // Boundary contact: an edge sweep by x over the polygons of candidate pairs.
+        // Boundary contact between the polygons of candidate pairs.
         var involved = Set<Int>()
         for pair in candidates { involved.insert(pair.low); involved.insert(pair.high) }
         struct Edge { var vertex: Int; var part: Int; var west: Int64; var east: Int64; var south: Int64; var north: Int64 }
@@ -123,29 +123,50 @@ struct PartGroups {
                 }
             }
         }
-        edges.sort { $0.west < $1.west }
         var touching = Set<Pair>(), crossing = Set<Pair>(), sharing = Set<Pair>()
         // Per edge (its first vertex), the vertices of other polygons that lie on it.
         var contacts: [Int: [Point]] = [:]
-        var active: [Edge] = []
+        // Edges that meet share a cell of a uniform grid over their extent (the cell holding a
+        // common point, which both boxes meet): each edge goes into every cell its box meets, and
+        // only the edges of one cell are compared. A pair met in two cells is tested twice, which
+        // changes nothing (a contact point twice is one stop).
+        var west = Int64.max, south = Int64.max, east = Int64.min, north = Int64.min
         for edge in edges {
-            active.removeAll { $0.east < edge.west }
-            for other in active where other.part != edge.part && other.south <= edge.north && edge.south <= other.north {
-                let pair = Pair(edge.part, other.part)
-                guard candidates.contains(pair), !crossing.contains(pair) else { continue }
-                let a = Point(polygons, edge.vertex), b = Point(polygons, edge.vertex + 1)
-                let c = Point(polygons, other.vertex), d = Point(polygons, other.vertex + 1)
-                switch Segments.meet(a, b, c, d) {
-                case .none: break
-                case .touch(let onFirst, let onSecond):
-                    touching.insert(pair)
-                    if !onFirst.isEmpty { contacts[edge.vertex, default: []].append(contentsOf: onFirst) }
-                    if !onSecond.isEmpty { contacts[other.vertex, default: []].append(contentsOf: onSecond) }
-                case .share: touching.insert(pair); sharing.insert(pair)
-                case .cross: touching.insert(pair); crossing.insert(pair)
+            west = min(west, edge.west); east = max(east, edge.east)
+            south = min(south, edge.south); north = max(north, edge.north)
+        }
+        let side = max(1, Int(Double(edges.count / 4).squareRoot()))
+        let cellWidth = (east - west) / Int64(side) + 1, cellHeight = (north - south) / Int64(side) + 1
+        var cells = [[Int32]](repeating: [], count: side * side)
+        for (index, edge) in edges.enumerated() {
+            for row in Int((edge.south - south) / cellHeight)...Int((edge.north - south) / cellHeight) {
+                for column in Int((edge.west - west) / cellWidth)...Int((edge.east - west) / cellWidth) {
+                    cells[row * side + column].append(Int32(index))
                 }
             }
-            active.append(edge)
+        }
+        for cell in cells where cell.count > 1 {
+            for first in 0..<(cell.count - 1) {
+                let edge = edges[Int(cell[first])]
+                for second in (first + 1)..<cell.count {
+                    let other = edges[Int(cell[second])]
+                    guard other.part != edge.part, other.south <= edge.north, edge.south <= other.north,
+                          other.west <= edge.east, edge.west <= other.east else { continue }
+                    let pair = Pair(edge.part, other.part)
+                    guard candidates.contains(pair), !crossing.contains(pair) else { continue }
+                    let a = Point(polygons, edge.vertex), b = Point(polygons, edge.vertex + 1)
+                    let c = Point(polygons, other.vertex), d = Point(polygons, other.vertex + 1)
+                    switch Segments.meet(a, b, c, d) {
+                    case .none: break
+                    case .touch(let onFirst, let onSecond):
+                        touching.insert(pair)
+                        if !onFirst.isEmpty { contacts[edge.vertex, default: []].append(contentsOf: onFirst) }
+                        if !onSecond.isEmpty { contacts[other.vertex, default: []].append(contentsOf: onSecond) }
+                    case .share: touching.insert(pair); sharing.insert(pair)
+                    case .cross: touching.insert(pair); crossing.insert(pair)
+                    }
+                }
+            }
         }
 
         // Whether the interiors meet, for the pairs whose boundaries do not cross:

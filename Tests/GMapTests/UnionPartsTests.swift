@@ -151,6 +151,54 @@ final class UnionPartsTests: XCTestCase {
         }
     }
 
+    /// Random features of rectangles and triangles on a coarse lattice, so that their parts touch at
+    /// vertices, along edges, cross, nest and coincide often: every map answers the union oracle,
+    /// at random points and at lattice points (on edges and vertices).
+    func testRandomLatticePartsAgreeWithTheUnionOracle() throws {
+        var random = OracleCheck.SplitMix(state: 2026_11_25)
+        var differ = 0
+        for round in 0..<25 {
+            var features: [SourceFeature] = []
+            for index in 0..<3 {
+                var polygons: [[[(longitude: Double, latitude: Double)]]] = []
+                for _ in 0..<Int.random(in: 2...5, using: &random) {
+                    let x = Double(Int.random(in: 0...5, using: &random)), y = Double(Int.random(in: 0...5, using: &random))
+                    let w = Double(Int.random(in: 1...3, using: &random)), h = Double(Int.random(in: 1...3, using: &random))
+                    switch Int.random(in: 0...2, using: &random) {
+                    case 0: polygons.append([[(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)]])
+                    case 1: polygons.append([[(x, y), (x + w, y), (x, y + h), (x, y)]])
+                    default:
+                        // A rectangle with a hole of half its size.
+                        polygons.append([[(x, y), (x + 2 * w, y), (x + 2 * w, y + 2 * h), (x, y + 2 * h), (x, y)],
+                                         [(x + w / 2, y + h / 2), (x + w / 2, y + 1.5 * h), (x + 1.5 * w, y + 1.5 * h), (x + 1.5 * w, y + h / 2), (x + w / 2, y + h / 2)]])
+                    }
+                }
+                features.append(SourceFeature(id: "R\(round)-\(index)", polygons: polygons))
+            }
+            let oracle = BruteForceOracle(features: features)
+            let evenOdd = BruteForceOracle(features: features, union: false)
+            var points: [(latitude: Double, longitude: Double)] = []
+            for y in stride(from: -0.5, through: 12, by: 0.5) {
+                for x in stride(from: -0.5, through: 12, by: 0.5) { points.append((y, x)) }
+            }
+            for _ in 0..<1000 { points.append((Double.random(in: -0.5...12, using: &random), Double.random(in: -0.5...12, using: &random))) }
+            for point in points {
+                guard let grid = Quantizer.standard.queryPoint(latitude: point.latitude, longitude: point.longitude) else { continue }
+                if oracle.containing(grid) != evenOdd.containing(grid) { differ += 1 }
+            }
+            for maximumEdges in [2, 64] {
+                let map = try TestSupport.build(features) { options in
+                    options.maximumEdgesPerTile = maximumEdges
+                    options.tileSize = 20_000_000
+                    options.maximumDepth = 6
+                }.map
+                XCTAssertEqual(OracleCheck.disagreements(map: map, oracle: oracle, points: points), [], "round \(round), max edges \(maximumEdges)")
+                if maximumEdges == 64 { XCTAssertEqual(MapVerifier(map: map).problems, [], "round \(round)") }
+            }
+        }
+        XCTAssertGreaterThan(differ, 1000, "the parts overlap often enough to tell the union from the even-odd rule")
+    }
+
     /// A 3.0 or 3.1 file must not repeat a feature: `verify` reports it; a 3.2 file may.
     func testVerifierAcceptsRepeatedSlotsOnlyIn32() throws {
         let features = try TestSupport.features(at: Self.fixture, idProperty: "id")
