@@ -209,6 +209,10 @@ enum HelpText {
                           2.0: a plain format 2.0 file: one layer, no label points, no name
                           index. In format 3 at most 64 features may overlap in one leaf
                           tile; more stop the build with a message suggesting --format 2.1.
+                          A feature whose polygons overlap answers their union in format 3
+                          (written as 3.2, listed in the summary); format 2 keeps the
+                          even-odd rule over all its rings (the overlaps are outside) and
+                          warns.
       --top FORM          how format 3 stores each layer's top-level directory: entries (one
                           4-byte entry per tile, the fastest lookups), packed (2 bits per tile
                           plus a bit-packed payload per non-empty tile, a smaller file) or auto
