@@ -35,7 +35,7 @@ public struct BuildReport: Sendable {
     /// measures them from the file); nil for format 2.
     public var tileBytes: TileBytes?
     /// The features whose polygons overlap each other (a proper crossing of their boundaries, or a
-    /// vertex of one strictly inside another), in source order: the id, how many of its polygons
+    /// vertex or an edge piece of one strictly inside another), in source order: the id, how many of its polygons
     /// overlap another of its polygons, and how many polygons it has. Format 3 answers such a
     /// feature as the union of its polygons (parity groups); format 2 by the even-odd rule over all
     /// its rings, so that the overlaps are outside.

@@ -4,13 +4,15 @@ import GMap
 /// polygons of a feature divided into groups whose members have pairwise disjoint interiors, so that
 /// the even-odd rule over all the rings of one group is the union of its polygons, exactly.
 ///
-/// Two polygons of one feature go into different groups when their boundaries meet at all (cross or
-/// touch, by exact integer segment tests on the quantized vertices) or, when the boundaries are
-/// disjoint, when a vertex of one lies inside the other: with disjoint boundaries the interiors meet
-/// exactly when some ring of one lies inside the other. So the rule is sound (polygons whose
-/// interiors meet never share a group) and conservative (polygons that only touch are kept apart
-/// too). Groups are assigned greedily, each polygon the lowest group none of its conflicting
-/// predecessors has; almost every feature has one group.
+/// Two polygons of one feature go into different groups when their interiors may meet, decided by
+/// exact integer tests on the quantized vertices (Spec/FORMAT.md 15.8): when their boundaries cross
+/// or share a stretch of edge; when the boundaries are disjoint and a vertex of one lies inside the
+/// other (then some ring of one lies inside the other); and when the boundaries touch only at
+/// points and a piece of an edge between those points (its midpoint) lies inside the other. So the
+/// rule is sound (polygons whose interiors meet never share a group), exact for polygons that touch
+/// at points (they share a group), and conservative only for polygons that share a stretch of
+/// boundary (kept apart). Groups are assigned greedily, each polygon the lowest group none of its
+/// conflicting predecessors has; almost every feature has one group.
 ///
 /// Only features with two polygons or more whose bounding boxes meet are examined.
 struct PartGroups {
@@ -20,7 +22,7 @@ struct PartGroups {
     /// Per kept ring (in order), its group; empty when every feature has one group.
     var groupOfRing: [UInt16] = []
     /// The features whose polygons truly overlap (a proper crossing of their boundaries, or a vertex
-    /// of one strictly inside another): source index, how many of its polygons overlap another of
+    /// or an edge piece of one strictly inside another): source index, how many of its polygons overlap another of
     /// its polygons, and how many polygons it has.
     var overlaps: [(feature: Int, overlapping: Int, polygons: Int)] = []
 
