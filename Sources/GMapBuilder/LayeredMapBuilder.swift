@@ -167,7 +167,10 @@ public struct LayeredMapBuilder {
         reports[0].sectionSizes.append(("STRS", strings.bytes.count))
         // A layer of lines or points makes the file 3.1; polygons alone stay 3.0, byte for byte.
         let hasOpenGeometry = layers.contains { if case .polygons = $0.content { return false } else { return true } }
-        let minor = major >= 3 ? (hasOpenGeometry ? FormatLayout.minorVersionWithLinesAndPoints : FormatLayout.minorVersion)
+        // Parity groups (repeated slots) make it 3.2.
+        let repeatsSlots = reports.contains { $0.repeatsSlots }
+        let minor = major >= 3 ? (repeatsSlots ? FormatLayout.minorVersionWithPartGroups
+                                  : hasOpenGeometry ? FormatLayout.minorVersionWithLinesAndPoints : FormatLayout.minorVersion)
             : indexes ? FormatLayout.minorVersionWithLayers : FormatLayout.minorVersionWithoutLayers
         let bytes = writer.bytes(quantizer: options.quantizer, majorVersion: major, minorVersion: minor)
         for index in reports.indices { reports[index].byteCount = bytes.count }

@@ -34,6 +34,14 @@ public struct BuildReport: Sendable {
     /// Format 3: the bytes of the directory and the records by what they hold (as `gmap info`
     /// measures them from the file); nil for format 2.
     public var tileBytes: TileBytes?
+    /// The features whose polygons overlap each other (a proper crossing of their boundaries, or a
+    /// vertex or an edge piece of one strictly inside another), in source order: the id, how many of its polygons
+    /// overlap another of its polygons, and how many polygons it has. Format 3 answers such a
+    /// feature as the union of its polygons (parity groups); format 2 by the even-odd rule over all
+    /// its rings, so that the overlaps are outside.
+    public var overlappingParts: [(id: String, overlapping: Int, polygons: Int)] = []
+    /// Whether some record repeats a feature in consecutive slots (parity groups): the file is then 3.2.
+    public var repeatsSlots = false
 }
 
 /// Builds a `.gmap` map from features, one feature at a time.
@@ -125,15 +133,40 @@ public struct MapBuilder {
             extent.south = min(extent.south, box.south); extent.north = max(extent.north, box.north)
         }
         let tileSize = options.tileSize ?? BuildOptions.automaticTileSize(for: extent, quantizer: options.quantizer)
-        let index = TopLevelIndex(polygons: polygons, rank: rank, options: options, extent: extent, tileSize: tileSize)
+        // Format 3: overlapping polygons of one feature go into parity groups, each its own slot
+        // (Spec/FORMAT.md 8.8); format 2 keeps the even-odd rule over every ring and only reports them.
+        let groups = try PartGroups(polygons, grouping: options.formatMajorVersion >= 3)
+        // Slot keys: the feature ranks, or with groups each feature's groups numbered in rank order.
+        var featureOfKey: [UInt32] = []
+        var firstKeyOfRank: [UInt32] = []
+        var groupOfVertex: [UInt16] = []
+        if groups.hasGroups {
+            firstKeyOfRank.reserveCapacity(order.count)
+            for source in order {
+                firstKeyOfRank.append(UInt32(featureOfKey.count))
+                featureOfKey.append(contentsOf: repeatElement(rank[source], count: groups.groupCounts[source]))
+            }
+            guard featureOfKey.count < Int(UInt32.max) else { throw BuildError("too many parity groups") }
+            groupOfVertex.reserveCapacity(polygons.vertexCount)
+            var ring = 0
+            for index in 0..<polygons.vertexCount {
+                groupOfVertex.append(groups.groupOfRing[ring])
+                if polygons.isRingEnd[index] { ring += 1 }
+            }
+        }
+        let key: (Int) -> UInt32 = groups.hasGroups
+            ? { [polygons, rank, firstKeyOfRank, groupOfVertex] vertex in
+                firstKeyOfRank[Int(rank[Int(polygons.featureOfVertex[vertex])])] + UInt32(groupOfVertex[vertex]) }
+            : { [polygons, rank] vertex in rank[Int(polygons.featureOfVertex[vertex])] }
+        let index = TopLevelIndex(polygons: polygons, key: key, options: options, extent: extent, tileSize: tileSize)
         var directory: [UInt32]
         var grid = index.grid
         var sections: [(tag: UInt32, bytes: [UInt8])] = []
         let counts: TileCounts
         var tileBytes: TileBytes?
         if options.formatMajorVersion >= 3 {
-            var encoder = SharedTileEncoder(polygons: polygons, distinct: DistinctEdges(polygons), options: options)
-            directory = try encodeDirectory(with: &encoder, index: index, rank: rank)
+            var encoder = SharedTileEncoder(polygons: polygons, distinct: DistinctEdges(polygons), options: options, featureOfKey: featureOfKey)
+            directory = try encodeDirectory(with: &encoder, index: index, key: key)
             counts = encoder.counts
             grid.maximumDepth = Int64(counts.deepestSplit)
             grid.subdirectoryCount = Int64(encoder.nodeCount)
@@ -144,7 +177,7 @@ public struct MapBuilder {
             tileBytes = encoder.breakdown(gridBytes: gridBytes.count)
         } else {
             var encoder = TileEncoder(polygons: polygons, options: options)
-            directory = try encodeDirectory(with: &encoder, index: index, rank: rank)
+            directory = try encodeDirectory(with: &encoder, index: index, key: key)
             counts = encoder.counts
             grid.maximumDepth = Int64(counts.deepestSplit)
             grid.subdirectoryCount = Int64(encoder.subdirectoryCount)
@@ -171,6 +204,8 @@ public struct MapBuilder {
         report.recordTiles = counts.recordTiles
         report.splitTiles = counts.splitTiles
         report.tileBytes = tileBytes
+        report.overlappingParts = groups.overlaps.map { (polygons.ids[$0.feature], $0.overlapping, $0.polygons) }
+        report.repeatsSlots = groups.hasGroups
         let sorted = counts.edgesPerLeaf.sorted()
         if !sorted.isEmpty {
             report.edgesPerTile = (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 99 / 100)], sorted[sorted.count - 1])
@@ -180,13 +215,13 @@ public struct MapBuilder {
     }
 
     /// The top-level directory: each top-level tile's entry, row by row from the south-west.
-    private func encodeDirectory<Encoder: TopLevelTileEncoder>(with encoder: inout Encoder, index: TopLevelIndex, rank: [UInt32]) throws -> [UInt32] {
+    private func encodeDirectory<Encoder: TopLevelTileEncoder>(with encoder: inout Encoder, index: TopLevelIndex, key: (Int) -> UInt32) throws -> [UInt32] {
         var directory: [UInt32] = []
         directory.reserveCapacity(Int(index.grid.columns * index.grid.rows))
         for row in 0..<index.grid.rows {
             for column in 0..<index.grid.columns {
                 directory.append(try encoder.encodeTopLevel(bounds: index.bounds(column: column, row: row),
-                                                            shares: shares(of: index.tile(column: column, row: row), index: index, rank: rank)))
+                                                            shares: shares(of: index.tile(column: column, row: row), index: index, key: key)))
             }
         }
         return directory
@@ -206,12 +241,12 @@ public struct MapBuilder {
         return bytes
     }
 
-    /// The features present in a top-level tile, with their corner bits and edges, by rank.
-    private func shares(of tile: Int, index: TopLevelIndex, rank: [UInt32]) -> [TileShare] {
+    /// The features (or parity groups) present in a top-level tile, with their corner bits and edges, by slot key.
+    private func shares(of tile: Int, index: TopLevelIndex, key: (Int) -> UInt32) -> [TileShare] {
         var byRank: [UInt32: TileShare] = [:]
         for position in index.edgeStarts[tile]..<index.edgeStarts[tile + 1] {
             let edge = index.edgeIds[position]
-            let featureRank = rank[Int(polygons.featureOfVertex[Int(edge)])]
+            let featureRank = key(Int(edge))
             byRank[featureRank, default: TileShare(rank: featureRank, cornerInside: false, edges: [])].edges.append(edge)
         }
         for featureRank in index.cornerInside[tile] {

@@ -21,6 +21,9 @@ struct PolygonSet {
     /// Per feature, how many rings it kept (a feature may have none left after quantization).
     var ringCounts: [Int] = []
     var ringCount = 0
+    /// Per kept ring, in order, the index of its polygon among its feature's source polygons (so a
+    /// feature's rings can be told apart by polygon: outer ring and holes of one polygon share it).
+    var ringPolygons: [UInt32] = []
 
     var featureCount: Int { ids.count }
     var vertexCount: Int { xs.count }
@@ -34,7 +37,7 @@ struct PolygonSet {
         var box = TileBounds(west: .max, south: .max, east: .min, north: .min)
         var area = 0.0
         let ringsBefore = ringCount
-        for polygon in feature.polygons {
+        for (polygonIndex, polygon) in feature.polygons.enumerated() {
             var polygonArea = 0.0
             for (ringIndex, ring) in polygon.enumerated() {
                 let start = xs.count
@@ -57,6 +60,7 @@ struct PolygonSet {
                     continue
                 }
                 ringCount += 1
+                ringPolygons.append(UInt32(polygonIndex))
                 for index in start..<xs.count {
                     let x = Int64(xs[index]), y = Int64(ys[index])
                     box.west = min(box.west, x); box.east = max(box.east, x)

@@ -49,10 +49,27 @@ struct SharedTileEncoder: TopLevelTileEncoder {
     private var nodeBytes = 0
     private var recordBits = RecordBits()
 
-    init(polygons: PolygonSet, distinct: DistinctEdges, options: BuildOptions) {
+    /// With parity groups (``PartGroups``), the feature rank of each slot key (a share's `rank` is
+    /// then the key: one per group, a feature's groups consecutive); empty when keys are ranks.
+    let featureOfKey: [UInt32]
+
+    init(polygons: PolygonSet, distinct: DistinctEdges, options: BuildOptions, featureOfKey: [UInt32] = []) {
         self.polygons = polygons
         self.distinct = distinct
         self.options = options
+        self.featureOfKey = featureOfKey
+    }
+
+    /// The feature rank of a slot key.
+    private func feature(_ key: UInt32) -> UInt32 { featureOfKey.isEmpty ? key : featureOfKey[Int(key)] }
+
+    /// The parity group of a slot key within its feature (0 without groups): the keys of a
+    /// feature's groups are consecutive, the first of them group 0.
+    private func group(_ key: UInt32) -> Int {
+        guard !featureOfKey.isEmpty else { return 0 }
+        var first = Int(key)
+        while first > 0, featureOfKey[first - 1] == featureOfKey[Int(key)] { first -= 1 }
+        return Int(key) - first
     }
 
     /// A child of a node or a top-level tile: its kind and its feature index or `TILE` offset.
@@ -86,22 +103,31 @@ struct SharedTileEncoder: TopLevelTileEncoder {
             }
             return try split(bounds: bounds, shares: shares, depth: depth)
         }
-        let record = SharedRecord(shares: shares, distinct: distinct)
+        let record = SharedRecord(shares: shares, distinct: distinct, group: group)
+        if record.slots.count > FormatLayout.SharedRecord.maximumSlots {
+            // Only the empty slots before a feature's later parity groups can make it more than the shares.
+            guard canSplit else {
+                let q = options.quantizer
+                throw BuildError("\(record.slots.count) slots (features and parity groups) are needed in the tile whose south-west corner is (\(q.degrees(bounds.south)), \(q.degrees(bounds.west))) (depth \(depth)), more than the \(FormatLayout.SharedRecord.maximumSlots) a format 3 record holds; build this map with --format 2.1")
+            }
+            return try split(bounds: bounds, shares: shares, depth: depth)
+        }
         if record.slots.isEmpty {
             counts.emptyTiles += 1
             return Reference(kind: TileEntry.emptyKind, value: 0)
         }
-        if record.edgeCount == 0, record.slots.count == 1 {
+        // One feature and no edge: covered (with parity groups, all the slots may be one feature's).
+        if record.edgeCount == 0, record.slots.allSatisfy({ feature($0.rank) == feature(record.slots[0].rank) }) {
             counts.coveredTiles += 1
             counts.edgesPerLeaf.append(0)
-            return Reference(kind: TileEntry.coveredKind, value: Int(record.slots[0].rank))
+            return Reference(kind: TileEntry.coveredKind, value: Int(feature(record.slots[0].rank)))
         }
         if record.edgeCount > options.maximumEdgesPerTile, canSplit {
             return try split(bounds: bounds, shares: shares, depth: depth)
         }
         counts.edgesPerLeaf.append(record.edgeCount)
         counts.recordTiles += 1
-        let encoded = record.bytes(bounds: bounds, polygons: polygons)
+        let encoded = record.bytes(bounds: bounds, polygons: polygons, feature: feature)
         if let offset = recordOffsets[encoded.bytes] {
             return Reference(kind: TileEntry.recordKind, value: offset)
         }
@@ -167,8 +193,11 @@ struct SharedRecord {
     /// Distinct edges stored.
     var edgeCount = 0
 
-    /// At most 64 shares, sorted by rank.
-    init(shares: [TileShare], distinct: DistinctEdges) {
+    /// At most 64 shares, sorted by rank (by slot key). `group` gives a key's parity group within
+    /// its feature (``PartGroups``): a feature's group `g` is always its slot `g` among its slots
+    /// in the record, groups that are absent from the tile before it taking empty slots (corner
+    /// bit 0, no edge), so that `gmap export` can tell a feature's groups apart in every tile.
+    init(shares: [TileShare], distinct: DistinctEdges, group: (UInt32) -> Int = { _ in 0 }) {
         // Masks over the shares' positions: XOR of every use.
         var masks: [UInt32: UInt64] = [:]
         for (position, share) in shares.enumerated() {
@@ -179,6 +208,18 @@ struct SharedRecord {
         // Keep the shares with an edge left or a corner inside; renumber the mask bits to the kept slots.
         var slotOf = [Int](repeating: -1, count: shares.count)
         for (position, share) in shares.enumerated() where share.cornerInside || (used >> UInt64(position)) & 1 == 1 {
+            let shareGroup = group(share.rank)
+            if shareGroup > 0 {
+                // Keys ascend and a feature's keys are consecutive: its slots so far are its groups
+                // from 0 up to some group; the groups after that one and before this one get empty slots.
+                let first = share.rank - UInt32(shareGroup)
+                var next = first
+                if let last = slots.last, last.rank >= first { next = last.rank + 1 }
+                while next < share.rank {
+                    slots.append(TileShare(rank: next, cornerInside: false, edges: []))
+                    next += 1
+                }
+            }
             slotOf[position] = slots.count
             slots.append(share)
         }
@@ -218,13 +259,16 @@ struct SharedRecord {
     }
 
     /// The record's bytes (Spec/FORMAT.md, "Records with shared edges") and how they divide.
-    func bytes(bounds: TileBounds, polygons: PolygonSet) -> (bytes: [UInt8], parts: RecordBits) {
+    /// `feature` gives a slot key's feature rank: slots of one feature (parity groups) are written
+    /// with the feature difference 0 (format 3.2).
+    func bytes(bounds: TileBounds, polygons: PolygonSet, feature: (UInt32) -> UInt32) -> (bytes: [UInt8], parts: RecordBits) {
         var bytes: [UInt8] = []
         Varint.append(UInt64(slots.count), to: &bytes)
         var previous: UInt32 = 0
         for share in slots {
-            Varint.append(UInt64(share.rank - previous), to: &bytes)
-            previous = share.rank
+            let rank = feature(share.rank)
+            Varint.append(UInt64(rank - previous), to: &bytes)
+            previous = rank
         }
         var corners = [UInt8](repeating: 0, count: (slots.count + 7) / 8)
         for (slot, share) in slots.enumerated() where share.cornerInside { corners[slot / 8] |= 1 << UInt8(slot % 8) }

@@ -7,7 +7,8 @@ struct TopLevelIndex {
     /// Edge ids per tile, in compressed rows: tile `t` has `edgeIds[edgeStarts[t]..<edgeStarts[t+1]]`.
     var edgeStarts: [Int]
     var edgeIds: [UInt32]
-    /// Per tile, the ranks of features whose south-east tile corner is inside them (sorted).
+    /// Per tile, the slot keys (feature ranks, or parity groups in rank order) whose south-east tile
+    /// corner is inside them (sorted).
     var cornerInside: [[UInt32]]
 
     /// The tile number of a column and row.
@@ -20,7 +21,9 @@ struct TopLevelIndex {
     }
 
     /// Lays the grid over `extent` (the union of the boxes of features with rings) and fills the index.
-    init(polygons: PolygonSet, rank: [UInt32], options: BuildOptions, extent: TileBounds, tileSize: Int64) {
+    /// `key` gives the slot key of the ring of a vertex: its feature's rank, or with parity groups
+    /// (``PartGroups``) the rank-ordered number of its feature's group.
+    init(polygons: PolygonSet, key: (Int) -> UInt32, options: BuildOptions, extent: TileBounds, tileSize: Int64) {
         let q = options.quantizer
         let originX = -q.halfTurn + ((extent.west + q.halfTurn) / tileSize) * tileSize
         let originY = -q.quarterTurn + ((extent.south + q.quarterTurn) / tileSize) * tileSize
@@ -34,7 +37,7 @@ struct TopLevelIndex {
         edgeIds = []
         cornerInside = Array(repeating: [], count: tileCount)
         bucketEdges(polygons)
-        markInsideCorners(polygons, rank: rank)
+        markInsideCorners(polygons, key: key)
     }
 
     /// Calls `body` with every tile whose closed rectangle the edge from vertex `index` meets.
@@ -90,7 +93,7 @@ struct TopLevelIndex {
 
     /// For every row boundary, runs the even-odd rule for each tile's south-east corner at once:
     /// an edge crossing the boundary east of a corner flips that corner's parity.
-    private mutating func markInsideCorners(_ polygons: PolygonSet, rank: [UInt32]) {
+    private mutating func markInsideCorners(_ polygons: PolygonSet, key: (Int) -> UInt32) {
         // (feature rank, first column whose corner is NOT west of the crossing) per row boundary.
         var crossings = [[(rank: UInt32, column: Int32)]](repeating: [], count: Int(grid.rows))
         let w = grid.tileWidth, h = grid.tileHeight
@@ -114,7 +117,7 @@ struct TopLevelIndex {
                 while column < grid.columns, EvenOddRule.crossesEastRay(pointX: grid.originX + (column + 1) * w, pointY: south, ax: ax, ay: ay, bx: bx, by: by) {
                     column += 1
                 }
-                crossings[Int(row)].append((rank[Int(polygons.featureOfVertex[index])], Int32(column)))
+                crossings[Int(row)].append((key(index), Int32(column)))
                 row += 1
             }
         }

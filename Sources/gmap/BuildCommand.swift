@@ -64,6 +64,13 @@ enum BuildCommand: Command {
         for warning in positionIdWarnings(inputs: inputs, options: options, bytes: result.bytes, layered: !layers.isEmpty) {
             StandardError.write("gmap: \(warning)\n")
         }
+        if options.formatMajorVersion < 3 {
+            for (input, report) in zip(inputs, result.reports) {
+                if let warning = BuildSummary.formatTwoOverlapWarning(report, layer: layers.isEmpty ? nil : input.name) {
+                    StandardError.write("gmap: \(warning)\n")
+                }
+            }
+        }
         if !(list.has("--quiet") || list.has("-q")) {
             let seconds = Date().timeIntervalSince(started)
             if layers.isEmpty {
@@ -211,6 +218,7 @@ enum BuildCommand: Command {
             + (report.simplification.map { ", simplification \(SimplificationReport.format($0.maximumErrorMetres))" } ?? ""))
         if let simplification = report.simplification { lines.append("  simplified: \(simplification.summary)") }
         lines += BuildSummary.skipped(report)
+        if report.tileBytes != nil { lines += BuildSummary.overlaps(report) }  // format 3: the union
         let g = report.grid
         let topForm = g.topForm == FormatLayout.TopForm.packed ? "packed" : "UInt32 entries"
         lines.append("  grid \(g.columns)×\(g.rows) tiles of \(quantizer.degrees(g.tileWidth))°, \(report.splitTiles) split (depth ≤ \(g.maximumDepth)), top-level directory: \(topForm)")
@@ -298,6 +306,10 @@ extension BuildCommand {
                           2.0: a plain format 2.0 file: one layer, no label points, no name
                           index. In format 3 at most 64 features may overlap in one leaf
                           tile; more stop the build with a message suggesting --format 2.1.
+                          A feature whose polygons overlap answers their union in format 3
+                          (written as 3.2, listed in the summary); format 2 keeps the
+                          even-odd rule over all its rings (the overlaps are outside) and
+                          warns.
       --top FORM          how format 3 stores each layer's top-level directory: entries (one
                           4-byte entry per tile, the fastest lookups), packed (2 bits per tile
                           plus a bit-packed payload per non-empty tile, a smaller file) or auto

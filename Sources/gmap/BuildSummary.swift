@@ -45,4 +45,36 @@ enum BuildSummary {
         if !hints.isEmpty { lines.append("  build \(hints.joined(separator: ", ")) (into another map, or another --layer)") }
         return lines
     }
+
+    /// The most features the overlap line lists one by one.
+    static let listedOverlaps = 10
+
+    /// "PS: 3 of 43 polygons overlap another part of the feature", one per feature whose polygons
+    /// overlap (at most ``listedOverlaps``, then how many more).
+    static func overlapDescriptions(_ report: BuildReport) -> [String] {
+        var lines = report.overlappingParts.prefix(listedOverlaps).map {
+            "\($0.id): \($0.overlapping) of \($0.polygons) polygons overlap another part of the feature"
+        }
+        if report.overlappingParts.count > listedOverlaps {
+            lines.append("… and \(report.overlappingParts.count - listedOverlaps) more features")
+        }
+        return lines
+    }
+
+    /// The summary's lines about features with overlapping polygons (format 3: answered as the
+    /// union of the polygons, through parity groups).
+    static func overlaps(_ report: BuildReport) -> [String] {
+        guard report.geometry == .polygons, !report.overlappingParts.isEmpty else { return [] }
+        return ["  overlapping parts (answered as their union): " + "\(report.overlappingParts.count) features"]
+            + overlapDescriptions(report).map { "    " + $0 }
+    }
+
+    /// The warning for a format 2 build of features with overlapping polygons, which format 2
+    /// answers by the even-odd rule over all rings (the overlaps are outside); nil when there are none.
+    static func formatTwoOverlapWarning(_ report: BuildReport, layer: String?) -> String? {
+        guard report.geometry == .polygons, !report.overlappingParts.isEmpty else { return nil }
+        let place = layer.map { "layer \($0): " } ?? ""
+        return "warning: \(place)\(report.overlappingParts.count) features have overlapping polygons, which format 2 answers by the even-odd rule over all their rings: where two polygons of a feature overlap, the point is outside it (format 3, the default, answers the union): "
+            + overlapDescriptions(report).joined(separator: "; ")
+    }
 }

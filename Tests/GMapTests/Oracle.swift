@@ -3,8 +3,10 @@ import GMapBuilder
 import GMapCodecs
 import GMapRender
 
-/// The brute-force reference: the even-odd ray test over every quantized ring of every feature,
-/// written independently of the library's tile code. Lookups must agree with it exactly.
+/// The brute-force reference: the even-odd ray test over the quantized rings of each polygon, and
+/// the union over a feature's polygons (format 3, Spec/FORMAT.md 10.2), or with `union` false the
+/// even-odd test over every ring of the feature together (format 2), written independently of the
+/// library's tile code. Lookups must agree with it exactly.
 struct BruteForceOracle {
     /// One feature's rings, quantized: flat vertex arrays and ring boundaries.
     struct Shape {
@@ -12,6 +14,9 @@ struct BruteForceOracle {
         var xs: [Int64] = []
         var ys: [Int64] = []
         var ringEnds: [Int] = []
+        /// Per vertex, the index of its polygon in the feature (the parity unit under `union`).
+        var polygonOfVertex: [Int32] = []
+        var polygonCount = 0
         /// The vertex after each vertex in its ring (rings close implicitly).
         var nextOf: [Int32] = []
         var west = Int64.max, south = Int64.max, east = Int64.min, north = Int64.min
@@ -23,18 +28,23 @@ struct BruteForceOracle {
 
     var shapes: [Shape] = []
     let quantizer: Quantizer
+    /// True: a feature contains a point when one of its polygons does (even-odd within the polygon).
+    let union: Bool
 
     /// With `edgesPerBand`, each feature's edges are also indexed by latitude band (about that many
     /// vertices per band): a point then sums the ray test over only the edges whose latitude range
     /// meets its band. An edge outside that range never straddles the point's latitude, so the sum is
     /// the same as over all edges; the index only saves time on the large datasets.
-    init(features: [SourceFeature], quantizer: Quantizer = .standard, edgesPerBand: Int? = nil) {
+    init(features: [SourceFeature], quantizer: Quantizer = .standard, edgesPerBand: Int? = nil, union: Bool = true) {
         self.quantizer = quantizer
+        self.union = union
         for feature in features {
             var shape = Shape(id: feature.id)
-            for polygon in feature.polygons {
+            shape.polygonCount = feature.polygons.count
+            for (polygonIndex, polygon) in feature.polygons.enumerated() {
                 for ring in polygon where !ring.isEmpty {
                     for position in ring {
+                        shape.polygonOfVertex.append(Int32(polygonIndex))
                         let x = quantizer.units(position.longitude), y = quantizer.units(position.latitude)
                         shape.xs.append(x); shape.ys.append(y)
                         shape.west = min(shape.west, x); shape.east = max(shape.east, x)
@@ -75,7 +85,7 @@ struct BruteForceOracle {
         var result: [Int] = []
         for (index, shape) in shapes.enumerated() {
             guard px >= shape.west, px <= shape.east, py >= shape.south, py <= shape.north else { continue }
-            if Self.inside(shape, point) { result.append(index) }
+            if union && shape.polygonCount > 1 ? Self.insideSomePolygon(shape, point) : Self.inside(shape, point) { result.append(index) }
         }
         return result
     }
@@ -100,6 +110,30 @@ struct BruteForceOracle {
         let less = scaled.high != numerator.high ? scaled.high < numerator.high : scaled.low < numerator.low
         let equal = scaled.high == numerator.high && scaled.low == numerator.low
         return yj > yi ? less : !less && !equal
+    }
+
+    /// The union rule: the parity of each polygon on its own, and any odd one.
+    private static func insideSomePolygon(_ shape: Shape, _ point: GridPoint) -> Bool {
+        var odd = [Bool](repeating: false, count: shape.polygonCount)
+        if shape.bandEdges.isEmpty {
+            var start = 0
+            for end in shape.ringEnds {
+                var j = end - 1
+                for i in start..<end {
+                    if edgeCounts(shape, j, i, point) { odd[Int(shape.polygonOfVertex[i])].toggle() }
+                    j = i
+                }
+                start = end
+            }
+        } else {
+            let band = Int((point.y - shape.bandSouth) / shape.bandHeight)
+            guard band >= 0, band < shape.bandEdges.count else { return false }
+            for edge in shape.bandEdges[band] {
+                let i = Int(edge)
+                if edgeCounts(shape, i, Int(shape.nextOf[i]), point) { odd[Int(shape.polygonOfVertex[i])].toggle() }
+            }
+        }
+        return odd.contains(true)
     }
 
     private static func inside(_ shape: Shape, _ point: GridPoint) -> Bool {

@@ -20,6 +20,10 @@ public enum FormatLayout {
     public static let minorVersion: UInt16 = 0
     /// The minor version of a format 3 file with a layer of lines or points (3.1; Spec/FORMAT.md 8.7).
     public static let minorVersionWithLinesAndPoints: UInt16 = 1
+    /// The minor version of a format 3 file in which some polygon record repeats a feature in
+    /// consecutive slots (3.2): a feature with overlapping polygons, answered as their union through
+    /// one slot per parity group (Spec/FORMAT.md 8.8). A 3.2 file may also hold lines and points.
+    public static let minorVersionWithPartGroups: UInt16 = 2
     /// The minor version of a format 2 file with layers, label points and name indexes (2.1; see
     /// ``LayerRecord``). Larger minor versions are readable (they only add). A format 2 build without
     /// those additions (``minorVersionWithoutLayers``) is written as 2.0.

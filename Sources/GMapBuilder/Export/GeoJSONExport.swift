@@ -118,13 +118,16 @@ public struct GeoJSONExport: Sendable {
         var openChains = 0, unpairedEnds = 0
         for index in 0..<map.featureCount {
             guard let feature = map.feature(at: index) else { continue }
-            let (edges, unpaired) = collected.takeEdges(ofFeature: index)
-            unpairedEnds += unpaired
-            report.edgeCount += edges.count
-            let chainer = RingChainer(edges: edges)
-            openChains += chainer.openChains
-            report.droppedRings += chainer.droppedRings
-            let polygons = PolygonAssembler(rings: chainer.rings).polygons
+            // Each parity group on its own (3.2): its polygons do not overlap, other groups' may.
+            var polygons: [[ExportRing]] = []
+            for (edges, unpaired) in collected.takeEdgesByPart(ofFeature: index) {
+                unpairedEnds += unpaired
+                report.edgeCount += edges.count
+                let chainer = RingChainer(edges: edges)
+                openChains += chainer.openChains
+                report.droppedRings += chainer.droppedRings
+                polygons += PolygonAssembler(rings: chainer.rings).polygons
+            }
             if index > 0 { bytes.append(contentsOf: ",\n".utf8) }
             appendFeature(feature, polygons: polygons, degrees: degrees, to: &bytes, report: &report)
             if bytes.count >= Self.chunkSize { try flush(&bytes, into: output, report: &report) }

@@ -93,6 +93,8 @@ public struct RecoveredEdges: Sendable {
     private var wholeEdges: [[RecoveredEdge]]
     /// Per feature index, the loose ends of the edges whose vertices lie in two tiles.
     private var looseEnds: [[EdgeEnd]]
+    /// Format 3.2: the edges and loose ends of the parity groups after a feature's first, by feature and group.
+    private var laterParts: [Int: [Int: (whole: [RecoveredEdge], loose: [EdgeEnd])]]
     /// Directory entries that could not be read (``GMap/forEachLeafTile(_:)``).
     public private(set) var unreadableTiles = 0
     /// Record tiles whose record ended in damage (``GMap/forEachEdge(in:_:)`` returned false).
@@ -113,20 +115,39 @@ public struct RecoveredEdges: Sendable {
         }
         wholeEdges = reading.wholeEdges
         looseEnds = reading.looseEnds
+        laterParts = reading.laterParts
         corruptRecords = corrupt
         endsOutOfRange = reading.outOfRange
     }
 
     /// Feature `index`'s edges, each once, and how many of them were found at one end only (the
     /// other end's tile lost it: only in a damaged map). Hands them over: a second call gives none.
+    /// Every parity group's edges together (see ``takeEdgesByPart(ofFeature:)``).
     public mutating func takeEdges(ofFeature index: Int) -> (edges: [RecoveredEdge], unpairedEnds: Int) {
-        guard wholeEdges.indices.contains(index) else { return ([], 0) }
+        takeEdgesByPart(ofFeature: index).reduce(into: ([], 0)) { result, part in
+            result.edges += part.edges
+            result.unpairedEnds += part.unpairedEnds
+        }
+    }
+
+    /// Feature `index`'s edges by parity group (format 3.2, ``TileEdge/part``; one group in every
+    /// other file): each group's rings are chained and assembled on their own, since the polygons
+    /// of different groups may overlap. Hands them over: a second call gives none.
+    public mutating func takeEdgesByPart(ofFeature index: Int) -> [(edges: [RecoveredEdge], unpairedEnds: Int)] {
+        guard wholeEdges.indices.contains(index) else { return [([], 0)] }
         var edges = wholeEdges[index]
         wholeEdges[index] = []
         let joined = EdgeEndJoiner(ends: looseEnds[index])
         looseEnds[index] = []
         edges.append(contentsOf: joined.edges)
-        return (edges, joined.unpairedEnds)
+        var parts = [(edges, joined.unpairedEnds)]
+        if let later = laterParts.removeValue(forKey: index) {
+            for part in later.keys.sorted() {
+                let joined = EdgeEndJoiner(ends: later[part]!.loose)
+                parts.append((later[part]!.whole + joined.edges, joined.unpairedEnds))
+            }
+        }
+        return parts
     }
 }
 
@@ -136,6 +157,8 @@ private struct TileEdgeReading: Sendable {
     var wholeEdges: [[RecoveredEdge]]
     /// Per feature index, the loose ends.
     var looseEnds: [[EdgeEnd]]
+    /// Format 3.2: the parity groups after a feature's first, by feature and group.
+    var laterParts: [Int: [Int: (whole: [RecoveredEdge], loose: [EdgeEnd])]] = [:]
     /// Ends left out: a coordinate beyond 32 bits, or a feature index beyond the table.
     var outOfRange = 0
 
@@ -158,16 +181,22 @@ private struct TileEdgeReading: Sendable {
             }
             // Run neighbours: within a run each edge starts where the one before it ends.
             if index > 0, !edge.startsRun, let previous = Self.narrowed(edges[index - 1]),
-               edges[index - 1].featureIndex == edge.featureIndex,
+               edges[index - 1].featureIndex == edge.featureIndex, edges[index - 1].part == edge.part,
                previous.endX == recovered.startX, previous.endY == recovered.startY {
                 (recovered.previousX, recovered.previousY) = (previous.startX, previous.startY)
             }
             if index + 1 < edges.count, !edges[index + 1].startsRun, let next = Self.narrowed(edges[index + 1]),
-               edges[index + 1].featureIndex == edge.featureIndex,
+               edges[index + 1].featureIndex == edge.featureIndex, edges[index + 1].part == edge.part,
                next.startX == recovered.endX, next.startY == recovered.endY {
                 (recovered.nextX, recovered.nextY) = (next.endX, next.endY)
             }
-            if startInside && endInside {
+            if edge.part > 0 {
+                if startInside && endInside {
+                    laterParts[edge.featureIndex, default: [:]][edge.part, default: ([], [])].whole.append(recovered)
+                } else {
+                    laterParts[edge.featureIndex, default: [:]][edge.part, default: ([], [])].loose.append(EdgeEnd(of: recovered, atStart: startInside))
+                }
+            } else if startInside && endInside {
                 wholeEdges[edge.featureIndex].append(recovered)
             } else {
                 looseEnds[edge.featureIndex].append(EdgeEnd(of: recovered, atStart: startInside))

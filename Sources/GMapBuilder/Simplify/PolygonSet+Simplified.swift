@@ -173,6 +173,7 @@ extension PolygonSet {
             result.featureOfVertex.append(contentsOf: repeatElement(UInt32(feature), count: ring.count + 1))
             result.ringCounts[feature] += 1
             result.ringCount += 1
+            result.ringPolygons.append(ringPolygons[ringIndex])
         }
         for feature in 0..<featureCount where result.boxes[feature].west > result.boxes[feature].east {
             result.boxes[feature] = TileBounds(west: 0, south: 0, east: 0, north: 0)

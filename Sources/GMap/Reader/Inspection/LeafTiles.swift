@@ -27,8 +27,14 @@ public struct LeafTile: Sendable, Equatable {
 public struct TileEdge: Sendable, Equatable {
     /// The index of the feature the edge belongs to.
     public var featureIndex: Int
-    /// Whether the feature contains the tile's south-east corner (the record's corner bit).
+    /// Whether the feature contains the tile's south-east corner (the record's corner bit; with
+    /// several parity groups, that of the edge's group).
     public var cornerInside: Bool
+    /// Format 3.2: the position of the edge's slot among its feature's slots in the record (0 for
+    /// the first). The reference writer puts a feature's parity group `g` in its slot `g` in every
+    /// record, so this is the edge's parity group: the polygons of one group do not overlap, those
+    /// of different groups may (Spec/FORMAT.md 8.8). 0 for every other file.
+    public var part: Int = 0
     /// Whether the edge is the first of its run. Within a run each edge follows the one before it
     /// in its ring, so an edge that does not start a run has the previous edge given as its ring
     /// predecessor; a run starts where the ring's previous edge does not touch the tile, or at the
@@ -78,6 +84,7 @@ extension GMap {
         guard layout.geometry == GeometryKind.polygons.rawValue else { return false }
         var reader = TileRecordReader(storage: storage, entry: tile.entry, bounds: tile.bounds)
         var slots: [RecordSlot] = []
+        var parts: [Int] = []
         var window = (first: 0, mask: UInt64(0))
         var edges: [(Int64, Int64, Int64, Int64)] = []
         // A run's edges are given feature by feature, so that each feature's edges of the run follow each other.
@@ -88,13 +95,17 @@ extension GMap {
                 pending &= pending - 1
                 guard index < slots.count else { continue }
                 for (position, edge) in edges.enumerated() {
-                    body(TileEdge(featureIndex: slots[index].featureIndex, cornerInside: slots[index].cornerInside, startsRun: position == 0,
-                                  startX: edge.0, startY: edge.1, endX: edge.2, endY: edge.3))
+                    body(TileEdge(featureIndex: slots[index].featureIndex, cornerInside: slots[index].cornerInside, part: parts[index],
+                                  startsRun: position == 0, startX: edge.0, startY: edge.1, endX: edge.2, endY: edge.3))
                 }
             }
             edges.removeAll(keepingCapacity: true)
         }
-        let sound = reader.walk(slot: { slots.append($0) }, run: { first, mask in
+        let sound = reader.walk(slot: { slot in
+            // A slot repeating the previous slot's feature (3.2) is that feature's next part.
+            parts.append(slots.last?.featureIndex == slot.featureIndex ? parts[parts.count - 1] + 1 : 0)
+            slots.append(slot)
+        }, run: { first, mask in
             flush()
             window = (first, mask)
         }, edge: { ax, ay, bx, by in

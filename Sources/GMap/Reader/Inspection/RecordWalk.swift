@@ -30,8 +30,9 @@ extension TileRecordReader {
         for index in 0..<Int(header.slotCount) {
             let at = features.position
             let delta = features.readVarint() ?? 0
-            if index > 0, delta == 0 {
-                problem(RecordProblem(offset: at, reason: "slot \(index) repeats feature \(featureIndex) (features must ascend)"))
+            // 3.2: a feature with overlapping polygons has one slot per parity group, consecutive.
+            if index > 0, delta == 0, !repeatsSlots {
+                problem(RecordProblem(offset: at, reason: "slot \(index) repeats feature \(featureIndex) (features must ascend; only a 3.2 file may repeat one)"))
             }
             featureIndex &+= delta
             guard featureIndex < UInt64(featureCount) else {

@@ -36,6 +36,8 @@ struct TileRecordReader {
     @usableFromInline let limitY: Int64
     @usableFromInline let packedRuns: Bool
     @usableFromInline let sharedEdges: Bool
+    /// Format 3.2 and later: consecutive slots may repeat a feature (one slot per parity group).
+    @usableFromInline let repeatsSlots: Bool
     /// The end of the whole file: packed deltas are read eight bytes at a time while that stays inside it.
     @usableFromInline let fileEnd: Int
     /// False once the record turned out to be corrupt.
@@ -53,6 +55,7 @@ struct TileRecordReader {
         limitY = storage.layout.quantizer.quarterTurn
         packedRuns = storage.layout.packedRuns
         sharedEdges = storage.layout.usesNodes
+        repeatsSlots = storage.layout.usesNodes && storage.layout.minorVersion >= FormatLayout.minorVersionWithPartGroups
         fileEnd = storage.count
     }
 
@@ -346,6 +349,8 @@ struct SlotFeatures {
     @usableFromInline let featureCount: Int
     @usableFromInline var nextSlot = 0
     @usableFromInline var featureIndex: UInt64 = 0
+    /// The feature reported last (none yet: `UInt64.max`), so that a feature with several slots is reported once.
+    @usableFromInline var reported: UInt64 = .max
     @usableFromInline var isSound = true
 
     @inlinable init(base: UnsafeRawPointer, position: Int, end: Int, featureCount: Int) {
@@ -354,7 +359,8 @@ struct SlotFeatures {
     }
 
     /// Calls `body` with the feature of each slot set in `slots` (ascending, each above the slots
-    /// reported before); false when `body` asked to stop or a feature index is bad.
+    /// reported before), once per feature: slots that repeat a feature (3.2) are ORed; false when
+    /// `body` asked to stop or a feature index is bad.
     @inlinable mutating func report(_ slots: UInt64, to body: (Int) -> Bool) -> Bool {
         var pending = slots
         while pending != 0 {
@@ -366,6 +372,9 @@ struct SlotFeatures {
                 nextSlot &+= 1
             }
             guard featureIndex < UInt64(featureCount) else { isSound = false; return false }
+            // Slots of one feature (parity groups, 3.2) are consecutive: the feature is in if any is.
+            guard featureIndex != reported else { continue }
+            reported = featureIndex
             if !body(Int(featureIndex)) { return false }
         }
         return true
