@@ -155,7 +155,7 @@ final class UnionPartsTests: XCTestCase {
     /// vertices, along edges, cross, nest and coincide often: every map answers the union oracle,
     /// at random points and at lattice points (on edges and vertices).
     func testRandomLatticePartsAgreeWithTheUnionOracle() throws {
-        var random = OracleCheck.SplitMix(state: 2026_11_25)
+        var random = SplitMix64(state: 2026_11_25)
         var differ = 0
         for round in 0..<25 {
             var features: [SourceFeature] = []
@@ -262,15 +262,15 @@ final class UnionPartsDatasetTests: XCTestCase {
 
     /// `gmap build` names PS in its summary; with `--format 2.1` it warns instead.
     func testBuildSummaryNamesPS() throws {
-        guard CommandLineTests.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle") }
+        guard CommandLineTestCase.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle") }
         let url: URL
         do { url = try TestSupport.sharedFile("countries-osm.geojson") } catch { throw XCTSkip("countries-osm.geojson is not in ../shared/data: \(error)") }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-union-\(getpid()).gmap").path
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let three = try CommandLineTests.runGMap(["build", url.path, "-o", output, "--id", "iso_a2"])
+        let three = try CommandLineTestCase.runGMap(["build", url.path, "-o", output, "--id", "iso_a2"])
         XCTAssertEqual(three.status, 0, three.stderr)
         XCTAssertTrue(three.stderr.contains("  overlapping parts (answered as their union): 1 features\n    PS: 5 of 43 polygons overlap another part of the feature\n"), three.stderr)
-        let two = try CommandLineTests.runGMap(["build", url.path, "-o", output, "--id", "iso_a2", "--format", "2.1", "-q"])
+        let two = try CommandLineTestCase.runGMap(["build", url.path, "-o", output, "--id", "iso_a2", "--format", "2.1", "-q"])
         XCTAssertEqual(two.status, 0, two.stderr)
         XCTAssertTrue(two.stderr.contains("gmap: warning: 1 features have overlapping polygons, which format 2 answers by the even-odd rule"), two.stderr)
         XCTAssertTrue(two.stderr.contains("PS: 5 of 43 polygons overlap another part of the feature"), two.stderr)
@@ -280,10 +280,10 @@ final class UnionPartsDatasetTests: XCTestCase {
 /// The fixture through `gmap build`: the summary's lines.
 final class UnionPartsCommandLineTests: XCTestCase {
     func testFixtureSummary() throws {
-        guard CommandLineTests.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle") }
+        guard CommandLineTestCase.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle") }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-union-fixture-\(getpid()).gmap").path
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let result = try CommandLineTests.runGMap(["build", UnionPartsTests.fixture, "-o", output, "--id", "id"])
+        let result = try CommandLineTestCase.runGMap(["build", UnionPartsTests.fixture, "-o", output, "--id", "id"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("""
               overlapping parts (answered as their union): 3 features
@@ -292,11 +292,11 @@ final class UnionPartsCommandLineTests: XCTestCase {
                 NEST: 2 of 2 polygons overlap another part of the feature
 
             """), result.stderr)
-        let info = try CommandLineTests.runGMap(["info", output])
+        let info = try CommandLineTestCase.runGMap(["info", output])
         XCTAssertTrue(info.stdout.contains("format        3.2"), info.stdout)
-        let verify = try CommandLineTests.runGMap(["verify", output])
+        let verify = try CommandLineTestCase.runGMap(["verify", output])
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
-        let query = try CommandLineTests.runGMap(["query", output, "1.5", "1.5"])
+        let query = try CommandLineTestCase.runGMap(["query", output, "1.5", "1.5"])
         XCTAssertEqual(query.stdout, "TWO\n")
     }
 }
