@@ -188,6 +188,14 @@ public enum FormatLayout {
     public enum MetadataRecord {
         /// The length of the section's preamble (count and record length).
         public static let preambleLength = 8
+        /// UInt32: offset of the key's text in `STRS`.
+        public static let keyOffset = 0
+        /// UInt32: length of the key's text.
+        public static let keyLength = 4
+        /// UInt32: offset of the value's text in `STRS`.
+        public static let valueOffset = 8
+        /// UInt32: length of the value's text.
+        public static let valueLength = 12
         /// The record length this version writes.
         public static let length = 16
     }

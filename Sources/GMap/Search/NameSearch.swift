@@ -95,7 +95,7 @@ extension GMap {
     /// match, best first and then by feature index.
     func matches(_ query: NameQuery, loosest: NameMatch) -> [(feature: Int, match: NameMatch)] {
         var candidates: [Int] = []
-        if layout.nameCount > 0 {
+        if layout.names.count > 0 {
             var marked = [Bool](repeating: false, count: featureCount)
             let reader = NameIndexReader(map: self), first = query.words[0]
             func mark(_ feature: Int) {
@@ -148,7 +148,7 @@ struct NameIndexReader {
     /// The key of record `position`, or nil when corrupt.
     private func key(at position: Int) -> UnsafeRawBufferPointer? {
         let layout = map.layout, field = FormatLayout.NameRecord.self
-        let record = layout.nameRecordsOffset + position * layout.nameRecordLength
+        let record = layout.names.offset + position * layout.names.recordLength
         guard let offset = map.span.getUInt32(at: record + field.keyOffset),
               let length = map.span.getUInt32(at: record + field.keyLength) else { return nil }
         return map.stringBytes(offset: offset, length: length)
@@ -156,7 +156,7 @@ struct NameIndexReader {
 
     private func feature(at position: Int) -> Int? {
         let layout = map.layout
-        let record = layout.nameRecordsOffset + position * layout.nameRecordLength
+        let record = layout.names.offset + position * layout.names.recordLength
         return map.span.getUInt32(at: record + FormatLayout.NameRecord.feature).map { Int($0) }
     }
 
@@ -164,13 +164,13 @@ struct NameIndexReader {
     func forEachPrefix(_ prefix: [UInt8], _ body: (Int) -> Void) {
         guard !prefix.isEmpty else { return }
         // The first record whose key is not less than the prefix.
-        var low = 0, high = map.layout.nameCount
+        var low = 0, high = map.layout.names.count
         while low < high {
             let middle = low + (high - low) / 2
             if let key = key(at: middle), Self.compare(key, prefix) < 0 { low = middle + 1 } else { high = middle }
         }
         var position = low
-        while position < map.layout.nameCount, let key = key(at: position), key.count >= prefix.count,
+        while position < map.layout.names.count, let key = key(at: position), key.count >= prefix.count,
               Self.compare(UnsafeRawBufferPointer(rebasing: key[0..<prefix.count]), prefix) == 0 {
             if let feature = feature(at: position) { body(feature) }
             position += 1

@@ -55,7 +55,7 @@ extension GMap {
     /// those tiles are skipped.
     @discardableResult
     public func forEachLeafTile(_ body: (LeafTile) -> Void) -> Int {
-        let featureCount = layout.featureCount
+        let featureCount = layout.features.count
         var unreadable = 0
         DirectoryWalker(storage: storage).walk(problem: { _ in unreadable += 1 }) { leaf in
             switch TileEntry.kind(of: leaf.entry) {

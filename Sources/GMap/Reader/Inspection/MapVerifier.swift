@@ -69,14 +69,14 @@ public struct MapVerifier {
 
     private mutating func checkLayerIndexes() {
         let layout = self.layout
-        if layout.labelRecordLength > 0 {
-            if layout.labelCount != layout.featureCount {
-                report("label points", layout.labelRecordsOffset, "\(layout.labelCount) label points for \(layout.featureCount) features")
+        if layout.labels.recordLength > 0 {
+            if layout.labels.count != layout.features.count {
+                report("label points", layout.labels.offset, "\(layout.labels.count) label points for \(layout.features.count) features")
             }
             // A label point of lines or points is a vertex of the feature: nothing contains it.
             let polygons = layout.geometry == GeometryKind.polygons.rawValue
-            for index in 0..<min(layout.labelCount, layout.featureCount) where polygons {
-                let record = layout.labelRecordsOffset + index * layout.labelRecordLength
+            for index in 0..<min(layout.labels.count, layout.features.count) where polygons {
+                let record = layout.labels.offset + index * layout.labels.recordLength
                 let field = FormatLayout.LabelRecord.self
                 guard let feature = map.feature(at: index), let point = feature.labelPoint,
                       let x = span.getInt32(at: record + field.x), let y = span.getInt32(at: record + field.y) else { continue }
@@ -88,20 +88,20 @@ public struct MapVerifier {
                     return !inside
                 }
                 if !inside {
-                    report("feature \(index) label point", layout.labelRecordsOffset + index * layout.labelRecordLength,
+                    report("feature \(index) label point", layout.labels.offset + index * layout.labels.recordLength,
                            "(\(point.latitude), \(point.longitude)) is not inside the feature")
                 }
             }
         }
         var previous: UnsafeRawBufferPointer?
         let field = FormatLayout.NameRecord.self
-        for index in 0..<layout.nameCount {
-            let record = layout.nameRecordsOffset + index * layout.nameRecordLength
+        for index in 0..<layout.names.count {
+            let record = layout.names.offset + index * layout.names.recordLength
             guard let keyOffset = span.getUInt32(at: record + field.keyOffset), let keyLength = span.getUInt32(at: record + field.keyLength),
                   let feature = span.getUInt32(at: record + field.feature) else { continue }
             checkString(offset: keyOffset, length: keyLength, location: "name \(index) key", at: record)
-            if Int(feature) >= layout.featureCount {
-                report("name \(index)", record + field.feature, "feature \(feature), but there are \(layout.featureCount) features")
+            if Int(feature) >= layout.features.count {
+                report("name \(index)", record + field.feature, "feature \(feature), but there are \(layout.features.count) features")
             }
             guard let key = map.stringBytes(offset: keyOffset, length: keyLength) else { continue }
             if let previous, NameIndexReader.compare(previous, Array(key)) > 0 {
@@ -185,8 +185,8 @@ public struct MapVerifier {
             case TileEntry.coveredKind where layout.geometry != GeometryKind.polygons.rawValue:
                 report("directory entry of \(tile)", layout.directoryOffset, "a layer of \(map.geometryKind?.name ?? "lines or points") has no covered tiles")
             case TileEntry.coveredKind:
-                if Int(payload) >= layout.featureCount {
-                    report("directory entry of \(tile)", layout.directoryOffset, "covered by feature \(payload), but there are \(layout.featureCount) features")
+                if Int(payload) >= layout.features.count {
+                    report("directory entry of \(tile)", layout.directoryOffset, "covered by feature \(payload), but there are \(layout.features.count) features")
                 }
             default:
                 checkRecord(entry: leaf.entry, name: "section TILE, record of \(tile)", bounds: leaf.bounds)
@@ -249,14 +249,14 @@ public struct MapVerifier {
     private mutating func checkFeatures() {
         let field = FormatLayout.FeatureRecord.self, property = FormatLayout.PropertyRecord.self
         var previousArea = -Double.infinity
-        for index in 0..<layout.featureCount {
-            let record = layout.featureRecordsOffset + index * layout.featureRecordLength
+        for index in 0..<layout.features.count {
+            let record = layout.features.offset + index * layout.features.recordLength
             guard let idOffset = span.getUInt32(at: record + field.idOffset), let idLength = span.getUInt32(at: record + field.idLength),
                   let first = span.getUInt32(at: record + field.firstProperty), let count = span.getUInt32(at: record + field.propertyCount),
                   let area = span.getFloat64(at: record + field.area) else { continue }
             checkString(offset: idOffset, length: idLength, location: "feature \(index) id", at: record)
-            if UInt64(first) + UInt64(count) > UInt64(layout.propertyCount) {
-                report("feature \(index)", record + field.firstProperty, "properties \(first)…\(UInt64(first) + UInt64(count)) are past the \(layout.propertyCount) in PROP")
+            if UInt64(first) + UInt64(count) > UInt64(layout.properties.count) {
+                report("feature \(index)", record + field.firstProperty, "properties \(first)…\(UInt64(first) + UInt64(count)) are past the \(layout.properties.count) in PROP")
             }
             if layout.geometry != GeometryKind.polygons.rawValue {
                 if area != 0 { report("feature \(index)", record + field.area, "area \(area) of a feature of \(map.geometryKind?.name ?? "lines or points") is not 0") }
@@ -265,8 +265,8 @@ public struct MapVerifier {
             }
             previousArea = area
         }
-        for index in 0..<layout.propertyCount {
-            let record = layout.propertyRecordsOffset + index * layout.propertyRecordLength
+        for index in 0..<layout.properties.count {
+            let record = layout.properties.offset + index * layout.properties.recordLength
             guard let keyOffset = span.getUInt32(at: record + property.keyOffset), let keyLength = span.getUInt32(at: record + property.keyLength),
                   let valueOffset = span.getUInt32(at: record + property.valueOffset), let valueLength = span.getUInt32(at: record + property.valueLength),
                   let kind = span.getUInt8(at: record + property.kind) else { continue }
@@ -277,12 +277,12 @@ public struct MapVerifier {
     }
 
     private mutating func checkMetadata() {
-        for index in 0..<layout.metadataCount {
-            let record = layout.metadataRecordsOffset + index * layout.metadataRecordLength
-            guard let keyOffset = span.getUInt32(at: record), let keyLength = span.getUInt32(at: record + 4),
-                  let valueOffset = span.getUInt32(at: record + 8), let valueLength = span.getUInt32(at: record + 12) else { continue }
+        for index in 0..<layout.metadata.count {
+            let record = layout.metadata.offset(of: index), m = FormatLayout.MetadataRecord.self
+            guard let keyOffset = span.getUInt32(at: record + m.keyOffset), let keyLength = span.getUInt32(at: record + m.keyLength),
+                  let valueOffset = span.getUInt32(at: record + m.valueOffset), let valueLength = span.getUInt32(at: record + m.valueLength) else { continue }
             checkString(offset: keyOffset, length: keyLength, location: "metadata \(index) key", at: record)
-            checkString(offset: valueOffset, length: valueLength, location: "metadata \(index) value", at: record + 8)
+            checkString(offset: valueOffset, length: valueLength, location: "metadata \(index) value", at: record + m.valueOffset)
         }
     }
 

@@ -50,7 +50,7 @@ struct TileRecordReader {
         let start = payload <= tilesEnd - tilesOffset ? tilesOffset + payload : tilesEnd
         cursor = VarintCursor(base: storage.base, position: start, end: tilesEnd)
         self.bounds = bounds
-        featureCount = storage.layout.featureCount
+        featureCount = storage.layout.features.count
         limitX = storage.layout.quantizer.halfTurn
         limitY = storage.layout.quantizer.quarterTurn
         packedRuns = storage.layout.packedRuns

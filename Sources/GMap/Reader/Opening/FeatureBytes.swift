@@ -44,7 +44,7 @@ extension Feature {
         let file = map.span, field = FormatLayout.FeatureRecord.self
         guard let first = file.getUInt32(at: record + field.firstProperty),
               let count = file.getUInt32(at: record + field.propertyCount),
-              UInt64(first) + UInt64(count) <= UInt64(map.layout.propertyCount) else { return (0, 0) }
+              UInt64(first) + UInt64(count) <= UInt64(map.layout.properties.count) else { return (0, 0) }
         return (Int(first), Int(count))
     }
 
@@ -56,7 +56,7 @@ extension Feature {
     public func propertyBytes(at position: Int) -> PropertyBytes? {
         let range = propertyRange
         guard position >= 0, position < range.count else { return nil }
-        let record = map.layout.propertyRecordsOffset + (range.first + position) * map.layout.propertyRecordLength
+        let record = map.layout.properties.offset + (range.first + position) * map.layout.properties.recordLength
         let file = map.span, field = FormatLayout.PropertyRecord.self
         guard let keyOffset = file.getUInt32(at: record + field.keyOffset),
               let keyLength = file.getUInt32(at: record + field.keyLength),

@@ -56,8 +56,8 @@ extension Feature {
     /// widest spans, away from its boundary.
     public var labelPoint: (latitude: Double, longitude: Double)? {
         let layout = map.layout
-        guard index < layout.labelCount else { return nil }
-        let record = layout.labelRecordsOffset + index * layout.labelRecordLength
+        guard index < layout.labels.count else { return nil }
+        let record = layout.labels.offset + index * layout.labels.recordLength
         let file = map.span, field = FormatLayout.LabelRecord.self
         guard let x = file.getInt32(at: record + field.x), let y = file.getInt32(at: record + field.y),
               x != FormatLayout.LabelRecord.none || y != FormatLayout.LabelRecord.none else { return nil }

@@ -70,11 +70,11 @@ public struct GMap: Sendable {
     /// The file's length in bytes.
     public var byteCount: Int { storage.count }
     /// Number of features.
-    public var featureCount: Int { storage.layout.featureCount }
+    public var featureCount: Int { storage.layout.features.count }
 
     /// The feature at `index`, or nil when out of range. Features are numbered from the smallest area up.
     @inlinable public func feature(at index: Int) -> Feature? {
-        guard index >= 0, index < storage.layout.featureCount else { return nil }
+        guard index >= 0, index < storage.layout.features.count else { return nil }
         return Feature(map: self, index: index)
     }
 
@@ -85,10 +85,10 @@ public struct GMap: Sendable {
     public var metadata: [(key: String, value: String)] {
         var pairs: [(key: String, value: String)] = []
         let file = span
-        for index in 0..<layout.metadataCount {
-            let record = layout.metadataRecordsOffset + index * layout.metadataRecordLength
-            guard let keyOffset = file.getUInt32(at: record), let keyLength = file.getUInt32(at: record + 4),
-                  let valueOffset = file.getUInt32(at: record + 8), let valueLength = file.getUInt32(at: record + 12),
+        for index in 0..<layout.metadata.count {
+            let record = layout.metadata.offset(of: index), m = FormatLayout.MetadataRecord.self
+            guard let keyOffset = file.getUInt32(at: record + m.keyOffset), let keyLength = file.getUInt32(at: record + m.keyLength),
+                  let valueOffset = file.getUInt32(at: record + m.valueOffset), let valueLength = file.getUInt32(at: record + m.valueLength),
                   let key = string(offset: keyOffset, length: keyLength),
                   let value = string(offset: valueOffset, length: valueLength) else { continue }
             pairs.append((key, value))
@@ -141,7 +141,7 @@ public struct GMap: Sendable {
 
     /// Tests one tile's features against the point.
     @inlinable func evaluate(tile: LocatedTile, point: GridPoint, _ body: (Int) -> Bool) {
-        let featureCount = storage.layout.featureCount
+        let featureCount = storage.layout.features.count
         switch TileEntry.kind(of: tile.entry) {
         case TileEntry.coveredKind:
             let index = Int(TileEntry.payload(of: tile.entry))

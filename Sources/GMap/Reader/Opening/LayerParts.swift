@@ -7,10 +7,10 @@ struct LayerParts {
     /// The top-level directory: its form and where its parts lie.
     var topDirectory: TopDirectory
     var tiles: (offset: Int, length: Int)
-    var features: (offset: Int, count: Int, recordLength: Int)
-    var properties: (offset: Int, count: Int, recordLength: Int)
-    var labels: (offset: Int, count: Int, recordLength: Int)
-    var names: (offset: Int, count: Int, recordLength: Int)
+    var features: RecordTable
+    var properties: RecordTable
+    var labels: RecordTable
+    var names: RecordTable
     /// Format 3: the layer's geometry kind (`GRID` byte 26); polygons for older files.
     var geometry: UInt8
 
@@ -92,7 +92,7 @@ struct LayerParts {
             throw .malformed(part: "section \(SectionTag.name(of: tags.features))", offset: UInt64(features.offset), reason: "\(features.count) features is more than the format allows")
         }
         let properties = try MapLayout.table(file, try required(tags.properties), name: SectionTag.name(of: tags.properties), minimumRecord: FormatLayout.PropertyRecord.length)
-        let none = (offset: 0, count: 0, recordLength: 0)
+        let none = RecordTable(count: 0, offset: 0, recordLength: 0)
         var labels = none, names = none
         if tags.labels != 0, let range = ranges[tags.labels] {
             labels = try MapLayout.table(file, range, name: SectionTag.name(of: tags.labels), minimumRecord: FormatLayout.LabelRecord.length)

@@ -83,32 +83,22 @@ struct MapLayout: Sendable {
     /// Absolute range of `TILE`.
     @usableFromInline var tilesOffset: Int
     @usableFromInline var tilesEnd: Int
-    /// Feature records.
-    @usableFromInline var featureCount: Int
-    @usableFromInline var featureRecordsOffset: Int
-    @usableFromInline var featureRecordLength: Int
-    /// Property records.
-    @usableFromInline var propertyCount: Int
-    @usableFromInline var propertyRecordsOffset: Int
-    @usableFromInline var propertyRecordLength: Int
+    /// Feature records (`FEAT`).
+    @usableFromInline var features: RecordTable
+    /// Property records (`PROP`).
+    @usableFromInline var properties: RecordTable
     /// The string pool.
     @usableFromInline var stringsOffset: Int
     @usableFromInline var stringsLength: Int
-    /// Metadata records, if any.
-    @usableFromInline var metadataCount: Int
-    @usableFromInline var metadataRecordsOffset: Int
-    @usableFromInline var metadataRecordLength: Int
+    /// Metadata records (`META`), if any.
+    @usableFromInline var metadata: RecordTable
     /// The layer this layout reads (0 for the first), and the names of all the file's layers.
     @usableFromInline var layerIndex: Int
     @usableFromInline var layerNames: [String]
     /// Label points (`LABL`), if any: one record per feature.
-    @usableFromInline var labelCount: Int
-    @usableFromInline var labelRecordsOffset: Int
-    @usableFromInline var labelRecordLength: Int
+    @usableFromInline var labels: RecordTable
     /// The name index (`NAME`), if any.
-    @usableFromInline var nameCount: Int
-    @usableFromInline var nameRecordsOffset: Int
-    @usableFromInline var nameRecordLength: Int
+    @usableFromInline var names: RecordTable
     /// In the first layer's layout: the layouts of the other layers, in file order.
     @usableFromInline var otherLayers: [MapLayout]
 
@@ -173,7 +163,7 @@ struct MapLayout: Sendable {
         }
         let metadata = try ranges[SectionTag.metadata.rawValue].map { range throws(GMapError) in
             try table(file, range, name: "META", minimumRecord: FormatLayout.MetadataRecord.length)
-        } ?? (offset: 0, count: 0, recordLength: FormatLayout.MetadataRecord.length)
+        } ?? RecordTable(count: 0, offset: 0, recordLength: FormatLayout.MetadataRecord.length)
         guard let stringsRange = ranges[SectionTag.strings.rawValue] else {
             throw .malformed(part: "section table", offset: UInt64(headerLength), reason: "the required section STRS is missing")
         }
@@ -223,13 +213,11 @@ struct MapLayout: Sendable {
                 majorVersion: major, minorVersion: minor, geometry: parts.geometry, quantizer: quantizer, sections: sections, grid: parts.grid,
                 directoryOffset: parts.directoryOffset, subdirectoryOffset: parts.subdirectoryOffset, topDirectory: parts.topDirectory,
                 tilesOffset: parts.tiles.offset, tilesEnd: parts.tiles.offset + parts.tiles.length,
-                featureCount: parts.features.count, featureRecordsOffset: parts.features.offset, featureRecordLength: parts.features.recordLength,
-                propertyCount: parts.properties.count, propertyRecordsOffset: parts.properties.offset, propertyRecordLength: parts.properties.recordLength,
+                features: parts.features, properties: parts.properties,
                 stringsOffset: strings.offset, stringsLength: strings.length,
-                metadataCount: metadata.count, metadataRecordsOffset: metadata.offset, metadataRecordLength: metadata.recordLength,
+                metadata: metadata,
                 layerIndex: index, layerNames: entries.map { $0.name },
-                labelCount: parts.labels.count, labelRecordsOffset: parts.labels.offset, labelRecordLength: parts.labels.recordLength,
-                nameCount: parts.names.count, nameRecordsOffset: parts.names.offset, nameRecordLength: parts.names.recordLength,
+                labels: parts.labels, names: parts.names,
                 otherLayers: []
             ))
         }
@@ -241,7 +229,7 @@ struct MapLayout: Sendable {
     /// Checks a table section: UInt32 count, UInt32 record length, then the records.
     static func table(
         _ file: ByteSpan, _ range: (offset: Int, length: Int), name: String, minimumRecord: Int
-    ) throws(GMapError) -> (offset: Int, count: Int, recordLength: Int) {
+    ) throws(GMapError) -> RecordTable {
         guard range.length >= 8,
               let count = file.getUInt32(at: range.offset),
               let recordLength = file.getUInt32(at: range.offset + 4) else {
@@ -253,6 +241,28 @@ struct MapLayout: Sendable {
         guard UInt64(count) * UInt64(recordLength) <= UInt64(range.length - 8) else {
             throw .malformed(part: "section \(name)", offset: UInt64(range.offset), reason: "\(count) records of \(recordLength) bytes do not fit in \(range.length) bytes")
         }
-        return (range.offset + 8, Int(count), Int(recordLength))
+        return RecordTable(count: Int(count), offset: range.offset + 8, recordLength: Int(recordLength))
     }
+}
+
+/// A table section's records, as its preamble gives them: how many, where the first one starts,
+/// and how long each is (a reader takes the fields it knows from each record and skips the rest).
+@usableFromInline
+struct RecordTable: Sendable, Equatable {
+    /// The number of records.
+    @usableFromInline var count: Int
+    /// The absolute offset of the first record.
+    @usableFromInline var offset: Int
+    /// The length of every record, in bytes.
+    @usableFromInline var recordLength: Int
+
+    /// A table from its parts.
+    @inlinable init(count: Int, offset: Int, recordLength: Int) {
+        self.count = count
+        self.offset = offset
+        self.recordLength = recordLength
+    }
+
+    /// The absolute offset of record `index`.
+    @inlinable func offset(of index: Int) -> Int { offset + index * recordLength }
 }
