@@ -17,7 +17,7 @@ struct CommandFailure: Error {
 /// Picks the subcommand and runs it.
 enum CommandRunner {
     /// The commands, as unknown-command messages list them.
-    static let commandList = "query, where, find, build, export, info, verify, render, bench and help"
+    static let commandList = "query, place, where, find, build, export, info, verify, render, bench and help"
 
     static func run(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {
@@ -28,6 +28,7 @@ enum CommandRunner {
         do {
             switch first {
             case "query": return try QueryCommand.run(rest)
+            case "place": return try PlaceCommand.run(rest)
             case "build": return try BuildCommand.run(rest)
             case "where": return try WhereCommand.run(rest)
             case "info": return try InfoCommand.run(rest)

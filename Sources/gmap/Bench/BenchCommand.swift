@@ -110,6 +110,9 @@ enum BenchCommand {
             report.sets.append(measureSet(name: name, points: points, map: map, runs: settings.runs))
         }
         report.threads = measureThreads(points: sets[0].points, map: map, runs: settings.runs)
+        if map.layerNames.count > 1 {
+            report.placemark = measurePlacemarks(points: Array(sets[0].points.prefix(20_000)), map: map)
+        }
         if let answersFile = settings.answersFile {
             let text = report.answers.joined(separator: "\n") + "\n"
             guard FileManager.default.createFile(atPath: answersFile, contents: Data(text.utf8)) else {
@@ -117,6 +120,31 @@ enum BenchCommand {
             }
         }
         return report
+    }
+
+    /// A map of several layers: `map.placemark` (every layer, the nearest town included) timed
+    /// point by point (clock cost subtracted), after one untimed pass.
+    static func measurePlacemarks(points: [BenchPoint], map: GMap) -> BenchReport.Placemarks {
+        var filled = 0
+        for point in points where map.placemark(latitude: point.latitude, longitude: point.longitude).locality != nil { filled += 1 }
+        var overheads: [Double] = []
+        for _ in 0..<10_000 {
+            let start = Stopwatch.now()
+            overheads.append(Stopwatch.now() - start)
+        }
+        let overhead = Stopwatch.percentile(overheads, 0.5)
+        var single: [Double] = []
+        single.reserveCapacity(points.count)
+        for point in points {
+            let start = Stopwatch.now()
+            let placemark = map.placemark(latitude: point.latitude, longitude: point.longitude)
+            let end = Stopwatch.now()
+            withExtendedLifetime(placemark) { single.append(max(0, end - start - overhead)) }
+        }
+        return BenchReport.Placemarks(points: points.count, withLocality: filled, layers: map.layerNames.count,
+                                      microsecondsP50: Stopwatch.percentile(single, 0.5) * 1e6,
+                                      microsecondsP99: Stopwatch.percentile(single, 0.99) * 1e6,
+                                      microsecondsMean: single.reduce(0, +) / Double(max(single.count, 1)) * 1e6)
     }
 
     /// Times `runs` passes over `points`, then each lookup of a sample alone, and counts edges.

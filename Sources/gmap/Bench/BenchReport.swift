@@ -24,6 +24,16 @@ struct BenchReport {
         var lookupsPerSecond: Double
     }
 
+    /// Whole placemarks (every layer, the nearest town included), timed one by one.
+    struct Placemarks {
+        var points: Int
+        var withLocality: Int
+        var layers: Int
+        var microsecondsP50: Double
+        var microsecondsP99: Double
+        var microsecondsMean: Double
+    }
+
     var path: String
     var byteCount = 0
     var featureCount = 0
@@ -35,6 +45,8 @@ struct BenchReport {
     var processKiBAfterLookups: Int?
     var sets: [PointSet] = []
     var threads: [Throughput] = []
+    /// For a map of several layers.
+    var placemark: Placemarks?
     /// The first set's answers, in order ("" for none).
     var answers: [String] = []
 
@@ -54,6 +66,9 @@ struct BenchReport {
             let parts = threads.map { "\($0.threads) thread\($0.threads == 1 ? "" : "s") \(Self.f($0.lookupsPerSecond / 1e6)) M/s (\(Self.f($0.lookupsPerSecond / one.lookupsPerSecond))×)" }
             lines.append("threads       \(parts.joined(separator: ", ")) on the \(sets.first?.name ?? "") points")
         }
+        if let p = placemark {
+            lines.append("placemark     one by one p50 \(Self.f(p.microsecondsP50)) µs, p99 \(Self.f(p.microsecondsP99)) µs, mean \(Self.f(p.microsecondsMean)) µs; \(p.layers) layers, nearest town included; \(p.points) \(sets.first?.name ?? "") points, \(p.withLocality) with a locality")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -71,6 +86,8 @@ struct BenchReport {
             + "\"open_us\":{\"median\":\(number(openMicroseconds.median)),\"p99\":\(number(openMicroseconds.p99)),\"opens\":\(openMicroseconds.opens)},"
             + "\"rss_open_kb\":\(optional(mappedKiBAfterOpen)),\"rss_after_kb\":\(optional(mappedKiBAfterLookups)),\"lookups_before_rss_after\":\(lookupsBeforeMemory),"
             + "\"process_rss_open_kb\":\(optional(processKiBAfterOpen)),\"process_rss_after_kb\":\(optional(processKiBAfterLookups)),"
-            + "\"sets\":[\(setText)],\"threads\":[\(threadText)]}\n"
+            + "\"sets\":[\(setText)],\"threads\":[\(threadText)]"
+            + (placemark.map { ",\"placemark\":{\"points\":\($0.points),\"with_locality\":\($0.withLocality),\"layers\":\($0.layers),\"us_p50\":\(number($0.microsecondsP50)),\"us_p99\":\(number($0.microsecondsP99)),\"us_mean\":\(number($0.microsecondsMean))}" } ?? "")
+            + "}\n"
     }
 }
