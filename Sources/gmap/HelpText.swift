@@ -125,9 +125,9 @@ enum HelpText {
     """
 
     static let query = """
-    gmap query [MAP] LATITUDE LONGITUDE [--all | --nearest DIST] [--json]
-    gmap query [MAP] "LATITUDE,LONGITUDE" [--all | --nearest DIST] [--json]
-    gmap query [MAP] - [--all | --nearest DIST] [--json]
+    gmap query [MAP] LATITUDE LONGITUDE [--all | --nearest DIST] [--json] [--layer NAME]
+    gmap query [MAP] "LATITUDE,LONGITUDE" [--all | --nearest DIST] [--json] [--layer NAME]
+    gmap query [MAP] - [--all | --nearest DIST] [--json] [--layer NAME]
 
     Prints the id of the feature that contains the point: latitude first, in decimal degrees
     (latitude in [-90, 90], longitude in [-180, 180]). Where features overlap, the one with the
@@ -172,6 +172,9 @@ enum HelpText {
     marine and towns). The shipped map, used without MAP, answers from its first layer,
     countries, as a map of one layer does (gmap place gives its whole placemark); given as a
     file (gmap query world.gmap ...), it answers in every layer.
+
+    --layer NAME answers from that layer alone, as a map of one layer (gmap query world.gmap
+    36.14 -5.35 --layer countries prints GI).
 
     A single point in no feature prints nothing on stdout (null or [] with --json), says so on
     stderr and exits 1. Bad coordinates, a missing map or a damaged one exit 2.

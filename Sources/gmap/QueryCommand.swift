@@ -4,7 +4,7 @@ import GMap
 /// `gmap query [MAP] LAT LON` and `gmap query [MAP] -`, with `--nearest DISTANCE` the nearby fallback.
 enum QueryCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let list = try ArgumentList(arguments, options: ["--nearest"], flags: ["--all", "--json", "--help", "-h"])
+        let list = try ArgumentList(arguments, options: ["--nearest", "--layer"], flags: ["--all", "--json", "--help", "-h"])
         if list.has("--help") || list.has("-h") {
             StandardOutput.shared.write(HelpText.help(for: "query"))
             return ExitCode.success
@@ -24,10 +24,16 @@ enum QueryCommand {
             }
         }
         let location = try target.map.map(MapLocation.argument) ?? DefaultMap.location()
-        let map = try location.open()
-        // The shipped map answers from its first layer, countries, exactly as when it had one
+        var map = try location.open()
+        if let name = list.value("--layer") {
+            guard let layer = map.layer(named: name) else {
+                throw CommandFailure(message: "\(location.path) has no layer named '\(name)'; its layers are \(map.layerNames.joined(separator: ", "))")
+            }
+            map = layer
+        }
+        // --layer NAME answers from that layer alone. The shipped map answers from its first layer, countries, exactly as when it had one
         // layer (scripts read "GI"); `gmap place` gives its whole placemark.
-        let layered = map.layerNames.count > 1 && location.origin != .bundled
+        let layered = map.layerNames.count > 1 && location.origin != .bundled && list.value("--layer") == nil
         if layered, style.nearest != nil {
             throw CommandFailure(message: "--nearest works on single-layer maps in this version; this map has layers \(map.layerNames.joined(separator: ", "))")
         }

@@ -185,7 +185,7 @@ extension GMap {
             // With `limit` candidates in hand, a leaf farther than the limit-th (with a unit of
             // slack for the rounding of its corner) cannot hold a nearer one.
             if best.count >= limit {
-                var distances = best.map(\.squared)
+                var distances = best.map { $0.squared }
                 distances.sort()
                 if leaf.distance > distances[limit - 1].squareRoot() + 0.5 { break }
             }
