@@ -75,7 +75,7 @@ final class WorldPlacemarkTests: XCTestCase {
     /// The nearest town against a brute-force search over every town of the layer, with the
     /// country filter: the same town (or one at the same distance) on random points, uniform on
     /// the sphere and near towns. `GMAP_ORACLE_POINTS` sets the number (default 3,000, 4 s; 1,000,000
-    /// take about 25 minutes, brute force being 17,225 distances a point).
+    /// take about 17 minutes, brute force being 17,225 distances a point).
     func testNearestTownAgainstBruteForce() throws {
         let map = try GMap(contentsOf: Self.world)
         guard let towns = map.layer(named: "towns") else { return XCTFail("no towns layer") }
