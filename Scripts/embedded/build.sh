@@ -97,7 +97,9 @@ awk 'BEGIN { srand(7); for (i = 0; i < 20000; i++) printf "%.6f,%.6f\n", -90 + 1
 comparisons=0
 compare() { # MAP POINTS NAME [EXPECTED.csv]
     local map=$1 points=$2 name=$3 expected=$4
-    "$gmap" query "$map" - --all < "$points" > "$out/$name.expected" || [ $? -eq 1 ]
+    # The readers here answer from a map's first layer (the shipped map's countries): so does --layer.
+    local first; first=$("$gmap" info "$map" | sed -nE 's/^  ([^:]+): .*features.*/\1/p' | head -1)
+    "$gmap" query "$map" - --all ${first:+--layer "$first"} < "$points" > "$out/$name.expected" || [ $? -eq 1 ]
     "$out/gmap-embedded-host" "$map" < "$points" > "$out/$name.embedded-host"
     "$out/query-embedded" --buffer "$map" < "$points" > "$out/$name.c-embedded"
     "$out/query-dynamic" "$map" < "$points" > "$out/$name.c-dynamic-path"

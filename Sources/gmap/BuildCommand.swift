@@ -6,7 +6,7 @@ import GMapCodecs
 /// `gmap build INPUT -o OUTPUT [options]`.
 enum BuildCommand: Command {
     static let name = "build"
-    static let options: Set<String> = ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth", "--layer", "--format", "--simplify", "--top", "--osm", "--geometry"]
+    static let options: Set<String> = ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth", "--layer", "--format", "--simplify", "--top", "--osm", "--geometry", "--meta"]
     static let flags: Set<String> = ["--quiet", "-q", "--coast-buffer", "--paths"]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
@@ -25,6 +25,13 @@ enum BuildCommand: Command {
             throw CommandFailure(message: "\(list.positional[0]) is an OpenStreetMap PBF extract: build a location map of it with gmap build --osm \(Shell.quote(list.positional[0])) -o \(Shell.quote(output))")
         }
         let options = try parseOptions(list)
+        let layerSimplifications = try self.layerSimplifications(list, layers: layers)
+        let metadata = try list.values("--meta").map { text -> (String, String) in
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                throw CommandFailure(message: "--meta '\(text)' must be KEY=VALUE (such as attribution=…)")
+            }
+            return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+        }
         let geometry = try geometryChoice(list)
         try OutputFile.checkDirectory(of: output)
         let inputs = layers.isEmpty ? [LayerArgument(name: LayeredMapBuilder.defaultLayerName, path: list.positional[0], idProperty: nil)] : layers
@@ -42,6 +49,7 @@ enum BuildCommand: Command {
             for (position, input) in inputs.enumerated() {
                 var layerOptions = options
                 if let id = input.idProperty { layerOptions.idProperty = id }
+                if let simplification = layerSimplifications[input.name] { layerOptions.simplification = simplification }
                 var builder = try InputLayerBuilder(options: layerOptions, choice: geometry)
                 if position == 0 {
                     builder.addMetadata(key: "generator", value: "gmap \(HelpText.version)")
@@ -50,6 +58,7 @@ enum BuildCommand: Command {
                         ? options.idProperty ?? "automatic (\(BuildOptions.automaticIdProperties.joined(separator: ", ")))"
                         : inputs.map { "\($0.name)=\($0.idProperty ?? options.idProperty ?? "automatic")" }.joined(separator: ", "))
                     builder.addMetadata(key: "keep", value: options.keptProperties?.joined(separator: ",") ?? "all")
+                    for (key, value) in metadata { builder.addMetadata(key: key, value: value) }
                 }
                 try read(input.path, into: &builder)
                 try map.addLayer(named: input.name, builder)
@@ -191,15 +200,42 @@ enum BuildCommand: Command {
         options.maximumEdgesPerTile = try integer(list, "--max-edges", default: options.maximumEdgesPerTile, range: 1...100_000)
         options.splitFactor = try integer(list, "--split", default: options.splitFactor, range: 2...16)
         options.maximumDepth = try integer(list, "--max-depth", default: options.maximumDepth, range: 0...12)
-        if let text = list.value("--simplify") {
-            guard let metres = Simplification.metres(from: text) else {
-                throw CommandFailure(message: "--simplify '\(text)' must be a distance above 0 and at most 1000 km, such as 100m, 1km or 2.5km")
-            }
-            options.simplification = Simplification(toleranceMetres: metres, buffersCoasts: list.has("--coast-buffer"))
-        } else if list.has("--coast-buffer") {
+        let distances = list.values("--simplify").filter { !$0.contains("=") }
+        guard distances.count <= 1 else {
+            throw CommandFailure(message: "--simplify DIST is given \(distances.count) times; give it once, or once per layer as --simplify LAYER=DIST")
+        }
+        if let text = distances.first {
+            options.simplification = try simplification(text, list)
+        } else if list.has("--coast-buffer"), !list.values("--simplify").contains(where: { $0.contains("=") }) {
             throw CommandFailure(message: "--coast-buffer only applies with --simplify DISTANCE")
         }
         return options
+    }
+
+    /// The simplification for `--simplify DIST`.
+    private static func simplification(_ text: String, _ list: ArgumentList) throws -> Simplification {
+        guard let metres = Simplification.metres(from: text) else {
+            throw CommandFailure(message: "--simplify '\(text)' must be a distance above 0 and at most 1000 km, such as 100m, 1km or 2.5km")
+        }
+        return Simplification(toleranceMetres: metres, buffersCoasts: list.has("--coast-buffer"))
+    }
+
+    /// `--simplify LAYER=DIST` (repeatable): one layer's simplification, which replaces a plain
+    /// `--simplify DIST` for that layer. Every LAYER must name a `--layer`.
+    private static func layerSimplifications(_ list: ArgumentList, layers: [LayerArgument]) throws -> [String: Simplification] {
+        var result: [String: Simplification] = [:]
+        for text in list.values("--simplify") {
+            guard let equals = text.firstIndex(of: "=") else { continue }
+            let name = String(text[..<equals]), distance = String(text[text.index(after: equals)...])
+            guard layers.contains(where: { $0.name == name }) else {
+                throw CommandFailure(message: layers.isEmpty
+                    ? "--simplify \(text) names a layer, but this build has no --layer; use --simplify \(distance)"
+                    : "--simplify \(text): no --layer is named '\(name)' (layers: \(layers.map(\.name).joined(separator: ", ")))")
+            }
+            guard result[name] == nil else { throw CommandFailure(message: "--simplify is given twice for layer '\(name)'") }
+            result[name] = try simplification(distance, list)
+        }
+        return result
     }
 
     private static func integer(_ list: ArgumentList, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
@@ -278,7 +314,11 @@ extension BuildCommand {
                           points where borders meet, so neighbours still meet exactly: no gaps,
                           no double answers along a land border. Rings keep three or more
                           vertices (no island disappears). The summary, the map's metadata and
-                          'gmap info' give the largest error measured.
+                          'gmap info' give the largest error measured. With --layer,
+                          --simplify LAYER=DIST (repeatable) simplifies that layer only, and
+                          replaces a plain --simplify DIST for it.
+      --meta KEY=VALUE    record a fact in the map's metadata (repeatable; gmap info shows it
+                          under "build"), such as its sources' licences and attribution
       --geometry KIND     which features to build: polygons, lines or points; auto (default):
                           polygons when the input has any (its lines and points are skipped,
                           and the summary says how to build them), else its lines or its points

@@ -19,6 +19,9 @@ enum HelpText {
                                                  or "LAT,LON" in one argument; latitude first
       gmap query [MAP] - [--all | --nearest DIST] [--json]
                                                  read "lat lon" or "lat,lon" lines from stdin
+      gmap place [MAP] LATITUDE LONGITUDE [--json]
+                                                 the whole placemark: country, ocean or sea,
+                                                 time zone, nearest town, …
       gmap build INPUT -o OUTPUT.gmap [--id PROP] [--keep a,b] [options]
                                                  INPUT: .geojson[.gz], .ndjson, .shp, .zip
       gmap build --layer NAME=INPUT[:IDPROP] ... -o OUTPUT.gmap [options]
@@ -41,11 +44,13 @@ enum HelpText {
       gmap bench [MAP] [--points N] [--runs R] [--points-file FILE] [--json]
       gmap help [COMMAND]
 
-    Without MAP, query, find, info and render use the world map that ships with gmap (Natural
-    Earth 1:10m countries), or the file named by $GMAP_MAP.
+    Without MAP, query, place, find, info and render use the world map that ships with gmap
+    (layers countries, marine, timezones and towns; query answers from countries), or the file
+    named by $GMAP_MAP.
 
     EXAMPLES
       gmap query 36.14 -5.35                      prints GI
+      gmap place 30 -40 --json                    North Atlantic Ocean, Etc/GMT+3
       gmap build countries.geojson -o world.gmap --id iso_a2 --keep name,iso_a3
       gmap query world.gmap 52.52 13.405 --json
       gmap build -o layers.gmap --layer country=countries.geojson:iso_a2 \\

@@ -25,6 +25,50 @@ enum LayeredQuery {
         }.joined(separator: " ")
     }
 
+    /// A field's value: text, or a number of metres.
+    enum FieldValue {
+        case string(String)
+        case metres(Double)
+        case strings([String])
+
+        var json: String {
+            switch self {
+            case .string(let text): return JSONText.string(text)
+            case .metres(let metres): return String((metres * 10).rounded() / 10)
+            case .strings(let texts): return "[" + texts.map(JSONText.string).joined(separator: ",") + "]"
+            }
+        }
+
+        var text: String {
+            switch self {
+            case .string(let text): return text
+            case .metres(let metres): return "\(Int(metres.rounded())) m"
+            case .strings(let texts): return texts.joined(separator: "; ")
+            }
+        }
+    }
+
+    /// The placemark's known fields, with CLPlacemark's names, in the order JSON prints them.
+    static func fields(_ placemark: Placemark) -> [(String, FieldValue)] {
+        var fields: [(String, FieldValue)] = []
+        func add(_ name: String, _ value: String?) { if let value { fields.append((name, .string(value))) } }
+        add("isoCountryCode", placemark.isoCountryCode)
+        add("country", placemark.country)
+        add("administrativeArea", placemark.administrativeArea)
+        add("administrativeAreaCode", placemark.administrativeAreaCode)
+        add("timeZone", placemark.timeZone)
+        add("thoroughfare", placemark.thoroughfare)
+        add("subThoroughfare", placemark.subThoroughfare)
+        add("postalCode", placemark.postalCode)
+        add("name", placemark.name)
+        add("locality", placemark.locality)
+        if let distance = placemark.localityDistance { fields.append(("localityDistance", .metres(distance))) }
+        add("inlandWater", placemark.inlandWater)
+        add("ocean", placemark.ocean)
+        if !placemark.areasOfInterest.isEmpty { fields.append(("areasOfInterest", .strings(placemark.areasOfInterest))) }
+        return fields
+    }
+
     /// The placemark: the familiar fields (null when unknown) and every layer's features, smallest first.
     static func json(_ placemark: Placemark) -> String {
         func field(_ name: String, _ value: String?) -> String {
@@ -35,13 +79,10 @@ enum LayeredQuery {
             field("administrativeArea", placemark.administrativeArea), field("administrativeAreaCode", placemark.administrativeAreaCode),
             field("timeZone", placemark.timeZone),
         ]
-        // A location map's street fields, only where they are known (other maps never have them).
-        for (name, value) in [("thoroughfare", placemark.thoroughfare), ("subThoroughfare", placemark.subThoroughfare),
-                              ("postalCode", placemark.postalCode), ("name", placemark.name)] where value != nil {
-            fields.append(field(name, value))
-        }
-        if !placemark.areasOfInterest.isEmpty {
-            fields.append(JSONText.string("areasOfInterest") + ":[" + placemark.areasOfInterest.map(JSONText.string).joined(separator: ",") + "]")
+        // The fields of other layers (marine, towns, a location map's streets), only where known.
+        let always: Set<String> = ["isoCountryCode", "country", "administrativeArea", "administrativeAreaCode", "timeZone"]
+        for (name, value) in Self.fields(placemark) where !always.contains(name) {
+            fields.append(JSONText.string(name) + ":" + value.json)
         }
         let layers = placemark.answers.map { answer in
             JSONText.string(answer.layer) + ":[" + answer.features.map(JSONText.feature).joined(separator: ",") + "]"

@@ -4,7 +4,7 @@ import GMap
 /// `gmap query [MAP] LAT LON` and `gmap query [MAP] -`, with `--nearest DISTANCE` the nearby fallback.
 enum QueryCommand: Command {
     static let name = "query"
-    static let options: Set<String> = ["--nearest"]
+    static let options: Set<String> = ["--nearest", "--layer"]
     static let flags: Set<String> = ["--all", "--json"]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
@@ -23,15 +23,24 @@ enum QueryCommand: Command {
             }
         }
         let location = try target.map.map(MapLocation.argument) ?? DefaultMap.location()
-        let map = try location.open()
-        if map.layerNames.count > 1, style.nearest != nil {
+        var map = try location.open()
+        if let name = list.value("--layer") {
+            guard let layer = map.layer(named: name) else {
+                throw CommandFailure(message: "\(location.path) has no layer named '\(name)'; its layers are \(map.layerNames.joined(separator: ", "))")
+            }
+            map = layer
+        }
+        // --layer NAME answers from that layer alone. The shipped map answers from its first layer, countries, exactly as when it had one
+        // layer (scripts read "GI"); `gmap place` gives its whole placemark.
+        let layered = map.layerNames.count > 1 && location.origin != .bundled && list.value("--layer") == nil
+        if layered, style.nearest != nil {
             throw CommandFailure(message: "--nearest works on single-layer maps in this version; this map has layers \(map.layerNames.joined(separator: ", "))")
         }
         guard let (coordinate, typed) = point else {
-            return batch(map: map, style: style)
+            return batch(map: map, style: style, layered: layered)
         }
         let asked = (String(typed.0), String(typed.1))
-        if map.layerNames.count > 1 {
+        if layered {
             let hint = swapHint(coordinate, typed: typed) { !map.placemark(latitude: $0.latitude, longitude: $0.longitude).isEmpty }
             return try LayeredQuery.answer(map: map, coordinate: coordinate, style: style, asked: asked, hint: hint)
         }
@@ -68,7 +77,7 @@ enum QueryCommand: Command {
 
     /// Reads `[MAP] LAT LON`, `[MAP] "LAT,LON"` and `[MAP] -`, telling a map given after the coordinates
     /// from a map given first, and bad coordinates without a map from a map without coordinates.
-    static func target(of positional: [String], arguments: [String]) throws -> Target {
+    static func target(of positional: [String], arguments: [String], command: String = "query") throws -> Target {
         func isAngle(_ text: String) -> Bool { CoordinateParser.isAngle(Substring(text)) }
         func pair(_ text: String) -> (latitude: Substring, longitude: Substring)? {
             guard text.contains(where: { $0 == "," || $0 == " " || $0 == "\t" }) else { return nil }
@@ -85,10 +94,10 @@ enum QueryCommand: Command {
         case 2:
             let (first, second) = (positional[0], positional[1])
             if second == "-" { return .batch(map: first) }
-            if first == "-" { throw mapComesFirst(second, arguments: arguments) }
+            if first == "-" { throw mapComesFirst(second, arguments: arguments, command: command) }
             if isAngle(first) { return .point(map: nil, latitude: Substring(first), longitude: Substring(second)) }
             if pair(first) != nil, !isMapPath(first), !isAngle(second), pair(second) == nil {
-                throw mapComesFirst(second, arguments: arguments)
+                throw mapComesFirst(second, arguments: arguments, command: command)
             }
             if let (latitude, longitude) = pair(second) { return .point(map: first, latitude: latitude, longitude: longitude) }
             if !isMapPath(first) { return .point(map: nil, latitude: Substring(first), longitude: Substring(second)) }
@@ -96,20 +105,23 @@ enum QueryCommand: Command {
             let (first, second, third) = (positional[0], positional[1], positional[2])
             if third == "-" { break }
             if isAngle(first), isAngle(second), !isAngle(third), !FileManager.default.fileExists(atPath: first) {
-                throw mapComesFirst(third, arguments: arguments)
+                throw mapComesFirst(third, arguments: arguments, command: command)
             }
             return .point(map: first, latitude: Substring(second), longitude: Substring(third))
         default:
             break
         }
+        if command != "query" {
+            throw CommandFailure(message: "usage: gmap \(command) [MAP] LATITUDE LONGITUDE (see 'gmap help \(command)')")
+        }
         throw CommandFailure(message: "usage: gmap query [MAP] LATITUDE LONGITUDE, or gmap query [MAP] - to read lines from standard input (see 'gmap help query')")
     }
 
     /// "the map comes first: gmap query MAP LAT LON", the arguments as given with the map moved to the front.
-    private static func mapComesFirst(_ map: String, arguments: [String]) -> CommandFailure {
+    private static func mapComesFirst(_ map: String, arguments: [String], command: String = "query") -> CommandFailure {
         var rest = arguments
         if let index = rest.lastIndex(of: map) { rest.remove(at: index) }
-        return CommandFailure(message: "the map comes first: \(Shell.command(["gmap", "query", map] + rest))")
+        return CommandFailure(message: "the map comes first: \(Shell.command(["gmap", command, map] + rest))")
     }
 
     /// After a miss: the hint that latitude comes first, when the swapped point is valid and `answers` it.
@@ -123,7 +135,7 @@ enum QueryCommand: Command {
     }
 
     /// Answers every line of standard input, one output line per input line.
-    static func batch(map: GMap, style: OutputStyle) -> Int32 {
+    static func batch(map: GMap, style: OutputStyle, layered: Bool) -> Int32 {
         var reader = LineReader()
         var lineNumber = 0, badLines = 0
         let output = StandardOutput.shared
@@ -135,7 +147,7 @@ enum QueryCommand: Command {
             }
             switch CoordinateParser.line(line) {
             case .success(let coordinate):
-                if map.layerNames.count > 1 {
+                if layered {
                     output.write(LayeredQuery.render(map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude), style: style) + "\n")
                 } else if let radius = style.nearest {
                     let match = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude, within: radius)
@@ -181,9 +193,9 @@ struct OutputStyle {
 extension QueryCommand {
     /// What `gmap help query` prints.
     static let help = """
-    gmap query [MAP] LATITUDE LONGITUDE [--all | --nearest DIST] [--json]
-    gmap query [MAP] "LATITUDE,LONGITUDE" [--all | --nearest DIST] [--json]
-    gmap query [MAP] - [--all | --nearest DIST] [--json]
+    gmap query [MAP] LATITUDE LONGITUDE [--all | --nearest DIST] [--json] [--layer NAME]
+    gmap query [MAP] "LATITUDE,LONGITUDE" [--all | --nearest DIST] [--json] [--layer NAME]
+    gmap query [MAP] - [--all | --nearest DIST] [--json] [--layer NAME]
 
     Prints the id of the feature that contains the point: latitude first, in decimal degrees
     (latitude in [-90, 90], longitude in [-180, 180]). Where features overlap, the one with the
@@ -223,7 +235,14 @@ extension QueryCommand {
     (with --all, a layer's answers are joined by commas, smallest first). --json then prints the
     placemark: {"isoCountryCode", "country", "administrativeArea", "administrativeAreaCode",
     "timeZone", "layers": {NAME: [every feature containing the point, smallest first]}}; the
-    fields come from the layers named country, state (or region, province, admin1) and timezone.
+    fields come from the layers named country, state (or region, province, admin1) and timezone;
+    "ocean", "inlandWater", "locality" and "localityDistance" (metres) follow when known (layers
+    marine and towns). The shipped map, used without MAP, answers from its first layer,
+    countries, as a map of one layer does (gmap place gives its whole placemark); given as a
+    file (gmap query world.gmap ...), it answers in every layer.
+
+    --layer NAME answers from that layer alone, as a map of one layer (gmap query world.gmap
+    36.14 -5.35 --layer countries prints GI).
 
     A single point in no feature prints nothing on stdout (null or [] with --json), says so on
     stderr and exits 1. Bad coordinates, a missing map or a damaged one exit 2.

@@ -44,7 +44,9 @@ enum VerifyCommand: Command {
         return verifier.isSound && failures == 0 ? ExitCode.success : ExitCode.notFound
     }
 
-    /// Runs `latitude,longitude,expected_id` lines (`#` comments, `-` or empty for no feature).
+    /// Runs `latitude,longitude,expected_id` lines (`#` comments, `-` or empty for no feature), and
+    /// placemark lines `latitude,longitude,country,water,zone,town` (each `-` or empty for none):
+    /// the placemark's isoCountryCode, ocean or inlandWater, timeZone and locality.
     static func checkKnown(map: GMap, path: String) throws -> (checked: Int, failed: Int, report: String) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandFailure(message: "cannot read the known-locations file \(path)")
@@ -53,21 +55,38 @@ enum VerifyCommand: Command {
         for (number, rawLine) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
-            let fields = line.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
-            guard fields.count == 3 else {
-                throw CommandFailure(message: "\(path):\(number + 1): expected latitude,longitude,expected_id, got '\(line)'")
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard fields.count == 3 || fields.count == 6 else {
+                throw CommandFailure(message: "\(path):\(number + 1): expected latitude,longitude,expected_id or latitude,longitude,country,water,zone,town, got '\(line)'")
             }
             let coordinate: CoordinateParser.Coordinate
             switch CoordinateParser.coordinate(latitude: fields[0].drop { $0 == " " }, longitude: fields[1].drop { $0 == " " }) {
             case .success(let value): coordinate = value
             case .failure(let failure): throw CommandFailure(message: "\(path):\(number + 1): \(failure.message)")
             }
-            let expected = fields[2].trimmingCharacters(in: .whitespaces)
-            let answer = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude)?.id
+            func expectation(_ field: Substring) -> String? {
+                let text = field.trimmingCharacters(in: .whitespaces)
+                return text == "-" || text.isEmpty ? nil : text
+            }
             checked += 1
-            if answer != (expected == "-" || expected.isEmpty ? nil : expected) {
+            if fields.count == 3 {
+                let expected = expectation(fields[2])
+                let answer = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude)?.id
+                if answer != expected {
+                    failed += 1
+                    report += "  line \(number + 1): (\(fields[0]), \(fields[1])) expected \(expected ?? "-"), got \(answer ?? "-")\n"
+                }
+                continue
+            }
+            let place = map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
+            let answers = [("country", place.isoCountryCode), ("water", place.ocean ?? place.inlandWater), ("zone", place.timeZone), ("town", place.locality)]
+            var wrong: [String] = []
+            for (index, (name, answer)) in answers.enumerated() where answer != expectation(fields[index + 2]) {
+                wrong.append("\(name) expected \(expectation(fields[index + 2]) ?? "-"), got \(answer ?? "-")")
+            }
+            if !wrong.isEmpty {
                 failed += 1
-                report += "  line \(number + 1): (\(fields[0]), \(fields[1])) expected \(expected.isEmpty ? "-" : expected), got \(answer ?? "-")\n"
+                report += "  line \(number + 1): (\(fields[0]), \(fields[1])) \(wrong.joined(separator: "; "))\n"
             }
         }
         return (checked, failed, report)
@@ -88,7 +107,10 @@ extension VerifyCommand {
     "sound", or each problem with where it is (section, tile, byte offset), at most N (default 50).
 
     --known FILE also looks up each "latitude,longitude,expected_id" line of FILE ("#" starts a
-    comment; "-" means no feature) and lists every point that answers differently.
+    comment; "-" means no feature) and lists every point that answers differently. A line of six
+    fields, "latitude,longitude,country,water,zone,town", checks the point's placemark instead:
+    isoCountryCode, ocean (or inlandWater), timeZone and locality, "-" for none
+    (Fixtures/known-places.csv, for the shipped map).
 
     Exit code 0 only for a sound file whose known locations all pass; 1 when the file is damaged
     or a known location fails; 2 for bad usage or a file that cannot be read.

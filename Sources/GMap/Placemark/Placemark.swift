@@ -10,7 +10,10 @@
 /// | ``administrativeAreaCode`` | the *state layer*'s first answer's id; without a state layer, the first answer of the country layer whose id looks like ISO 3166-2 (`US-TX`) |
 /// | ``administrativeArea`` | that same answer's name property (as for ``country``), or its id |
 /// | ``timeZone`` | the *time-zone layer*'s first answer: property `tzid`, or its id |
-///
+/// | ``ocean`` | at sea (no feature of the country layer contains the point): the *marine layer*'s first answer whose property `water` is not `inland`: property `name`, or its id |
+/// | ``inlandWater`` | the *marine layer*'s first answer whose property `water` is `inland` (a lake, lagoon or river): its `name`, or its id |
+/// | ``locality``, ``localityDistance`` | the nearest point of the *town layer* within ``localityRadius`` (50 km): its id (property `name` if it has one) and geodesic distance; when the point has an ``isoCountryCode``, only towns whose `country_code` (or `iso_a2`) is that code count, so a town across a border is never given |
+/// | ``administrativeArea`` | only from a real polygon layer (the state layer, or a country layer with ISO 3166-2 ids), never from a town's codes |
 /// | ``thoroughfare`` | a location map (`gmap build --osm`): the `roads` layer's nearest street within 20 m (its `name`), else the street of the nearest address within 30 m |
 /// | ``subThoroughfare`` | the house number (`housenumber`) of the nearest address within 30 m on that street |
 /// | ``postalCode`` | the nearest point of the `postcodes` layer within 100 m (the nearest address's code) |
@@ -18,9 +21,12 @@
 /// | ``areasOfInterest`` | every named area containing the point, smallest first |
 ///
 /// The country layer is the layer named `country` or `countries`, or, in a map with a single
-/// layer, that layer. The state layer is named `state`, `states`, `region`, `regions`,
+/// layer not named as one of the layers below, that layer. The state layer is named `state`, `states`, `region`, `regions`,
 /// `province`, `admin1` or `subdivision`. The time-zone layer is named `timezone`, `timezones`,
-/// `time_zone` or `tz`.
+/// `time_zone` or `tz`. The marine layer is named `marine`, `ocean`, `oceans`, `sea` or `seas`
+/// (polygons). The town layer is named `towns`, `town`, `cities`, `city`, `localities` or
+/// `locality` (points). A map without one of these layers leaves its fields nil: the shipped map
+/// has all but the state layer, so ``administrativeArea`` stays nil there.
 public struct Placemark: Sendable {
     /// One layer's answer: every feature of the layer containing the point, smallest area first.
     public struct LayerAnswer: Sendable {
@@ -44,6 +50,14 @@ public struct Placemark: Sendable {
     public var administrativeAreaCode: String?
     /// The IANA time zone, such as `America/Chicago`.
     public var timeZone: String?
+    /// At sea, the ocean or sea, such as `North Atlantic Ocean` (the marine layer).
+    public var ocean: String?
+    /// The lake, lagoon or river, such as `Caspian Sea` (the marine layer, where it has one).
+    public var inlandWater: String?
+    /// The nearest town within ``localityRadius`` in the point's own country, such as `Kehl` (the town layer).
+    public var locality: String?
+    /// The geodesic distance to ``locality``, in metres.
+    public var localityDistance: Double?
     /// The street, such as `Mannerheimintie` (location maps).
     public var thoroughfare: String?
     /// The house number on ``thoroughfare``, such as `5` (location maps).
@@ -59,14 +73,41 @@ public struct Placemark: Sendable {
     /// (A list rather than a dictionary, so that building a placemark needs no hashing seed on
     /// devices without a source of randomness; ``features(in:)`` looks a layer up by name.)
     public var answers: [LayerAnswer]
+    /// The position in ``answers`` of the town layer, if any.
+    var townLayer: Int?
 
     /// The features of the layer named `layer` that contain the point, smallest first; empty when none or no such layer.
     public func features(in layer: String) -> [Feature] {
         answers.first { $0.layer == layer }?.features ?? []
     }
 
-    /// Whether no layer has an answer and no street field is filled.
-    public var isEmpty: Bool { answers.allSatisfy { $0.features.isEmpty } && thoroughfare == nil && postalCode == nil && name == nil }
+    /// Whether no layer has an answer and no street field or ``locality`` is filled.
+    public var isEmpty: Bool {
+        answers.allSatisfy { $0.features.isEmpty } && thoroughfare == nil && postalCode == nil && name == nil && locality == nil
+    }
+
+    /// How far the nearest town may be to be the ``locality``, in metres: 50 km, within which
+    /// 83.7 % of GeoNames' 170,391 places of at least 1,000 people have a town of the shipped map
+    /// in their own country (README, "The shipped world map").
+    public static let localityRadius = 50_000.0
+
+    /// Fills ``locality`` from the town layer of `map`: the nearest town within ``localityRadius``,
+    /// in the point's own country when ``isoCountryCode`` is known.
+    mutating func fillLocality(from layers: [GMap]) {
+        guard let index = townLayer, index < layers.count, layers[index].geometryKind == .points else { return }
+        let towns = layers[index]
+        let code = isoCountryCode
+        let match = towns.nearestPoint(latitude: latitude, longitude: longitude, within: Self.localityRadius) { index in
+            guard let code else { return true }
+            let feature = Feature(map: towns, index: index)
+            return (feature.property("country_code") ?? feature.property("iso_a2")) == code
+        }
+        if let match {
+            locality = match.feature.property("name") ?? match.feature.id
+            localityDistance = match.distance
+        }
+    }
+
 
     /// How far a street may be to be the ``thoroughfare``, an address to give the house number,
     /// a postcode point to give the code and a place to be the ``name``, in metres.
@@ -101,6 +142,8 @@ public struct Placemark: Sendable {
     static let countryLayers = ["country", "countries"]
     static let stateLayers = ["state", "states", "region", "regions", "province", "admin1", "subdivision"]
     static let timeZoneLayers = ["timezone", "timezones", "time_zone", "tz"]
+    static let marineLayers = ["marine", "ocean", "oceans", "sea", "seas"]
+    static let townLayers = ["towns", "town", "cities", "city", "localities", "locality"]
     static let codeProperties = ["iso_a2", "ISO_A2", "iso_3166_1", "iso_a2_eh"]
     static let nameProperties = ["name", "NAME", "name_en", "admin", "ADMIN"]
 
@@ -109,10 +152,15 @@ public struct Placemark: Sendable {
         self.latitude = latitude
         self.longitude = longitude
         self.answers = answers
+        // Each layer's name folded once (a placemark is asked for millions of times).
+        let folded = answers.map { String(decoding: NameFolding.fold($0.layer), as: UTF8.self) }
         func layer(_ names: [String]) -> LayerAnswer? {
-            answers.first { answer in names.contains(String(decoding: NameFolding.fold(answer.layer), as: UTF8.self)) }
+            folded.firstIndex(where: names.contains).map { answers[$0] }
         }
-        let countryLayer = layer(Self.countryLayers) ?? (answers.count == 1 ? answers.first : nil)
+        townLayer = folded.firstIndex(where: Self.townLayers.contains)
+        let otherLayers = Self.stateLayers + Self.timeZoneLayers + Self.marineLayers + Self.townLayers
+        let countryLayer = layer(Self.countryLayers)
+            ?? (answers.count == 1 && !otherLayers.contains(folded[0]) ? answers.first : nil)
         var state = layer(Self.stateLayers)?.features.first
         if state == nil, layer(Self.stateLayers) == nil {
             state = countryLayer?.features.first { Self.isSubdivisionCode($0.id) }
@@ -137,6 +185,13 @@ public struct Placemark: Sendable {
         }
         if let zone = layer(Self.timeZoneLayers)?.features.first {
             timeZone = zone.property("tzid") ?? zone.id
+        }
+        let water = layer(Self.marineLayers)?.features ?? []
+        if let inland = water.first(where: { $0.property("water") == "inland" }) {
+            inlandWater = Self.name(of: inland) ?? inland.id
+        }
+        if countryLayer?.features.isEmpty ?? true, let sea = water.first(where: { $0.property("water") != "inland" }) {
+            ocean = Self.name(of: sea) ?? sea.id
         }
     }
 
@@ -172,11 +227,13 @@ extension GMap {
     /// Every layer's answer for the point, and the familiar fields filled from them (see ``Placemark``).
     /// Every layer's features are empty when the coordinates are not valid.
     public func placemark(latitude: Double, longitude: Double) -> Placemark {
+        let layers = self.layers
         let answers = layers.map { layer in
             Placemark.LayerAnswer(layer: layer.layerName, features: layer.lookupAll(latitude: latitude, longitude: longitude))
         }
         var placemark = Placemark(latitude: latitude, longitude: longitude, answers: answers)
         placemark.fillStreetFields(from: self)
+        placemark.fillLocality(from: layers)
         return placemark
     }
 }

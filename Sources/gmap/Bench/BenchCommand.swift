@@ -133,6 +133,9 @@ enum BenchCommand: Command {
             report.sets.append(measureSet(name: name, points: points, map: map, runs: settings.runs))
         }
         report.threads = measureThreads(points: sets[0].points, map: map, runs: settings.runs)
+        if map.layerNames.count > 1 {
+            report.placemark = measurePlacemarks(points: Array(sets[0].points.prefix(20_000)), map: map)
+        }
         if let answersFile = settings.answersFile {
             let text = report.answers.joined(separator: "\n") + "\n"
             guard FileManager.default.createFile(atPath: answersFile, contents: Data(text.utf8)) else {
@@ -140,6 +143,31 @@ enum BenchCommand: Command {
             }
         }
         return report
+    }
+
+    /// A map of several layers: `map.placemark` (every layer, the nearest town included) timed
+    /// point by point (clock cost subtracted), after one untimed pass.
+    static func measurePlacemarks(points: [BenchPoint], map: GMap) -> BenchReport.Placemarks {
+        var filled = 0
+        for point in points where map.placemark(latitude: point.latitude, longitude: point.longitude).locality != nil { filled += 1 }
+        var overheads: [Double] = []
+        for _ in 0..<10_000 {
+            let start = Stopwatch.now()
+            overheads.append(Stopwatch.now() - start)
+        }
+        let overhead = Stopwatch.percentile(overheads, 0.5)
+        var single: [Double] = []
+        single.reserveCapacity(points.count)
+        for point in points {
+            let start = Stopwatch.now()
+            let placemark = map.placemark(latitude: point.latitude, longitude: point.longitude)
+            let end = Stopwatch.now()
+            withExtendedLifetime(placemark) { single.append(max(0, end - start - overhead)) }
+        }
+        return BenchReport.Placemarks(points: points.count, withLocality: filled, layers: map.layerNames.count,
+                                      microsecondsP50: Stopwatch.percentile(single, 0.5) * 1e6,
+                                      microsecondsP99: Stopwatch.percentile(single, 0.99) * 1e6,
+                                      microsecondsMean: single.reduce(0, +) / Double(max(single.count, 1)) * 1e6)
     }
 
     /// Times `runs` passes over `points`, then each lookup of a sample alone, and counts edges.
@@ -232,6 +260,9 @@ extension BenchCommand {
                  cost subtracted), and the edges stored in each point's tile (mean, p99): what a
                  lookup may test
       threads    lookups per second over the first set split across 1 thread and every core
+      placemark  a map of several layers (the shipped one): whole placemarks (every layer, the
+                 nearest town included), timed one by one on the first 20,000 points of the
+                 first set (p50, p99, mean in µs, clock cost subtracted)
       where      on a location map (gmap build --osm): the time of each LocationContext update
                  over W walks (default 200) of 60 fixes along the map's own streets (a random
                  point of a random road segment, straight on at 1.4 m/s, one fix a second,
@@ -259,7 +290,8 @@ extension BenchCommand {
     single_ns_p50, single_ns_p99, edges_mean, edges_p99], threads[threads, lookups_per_second]; on a
     location map where{walks, fixes, runs, update_us_p50, update_us_p99, update_us_mean,
     once_us_p50, once_us_p99, along, inside, other, unknown, rss_after_walks_kb}; with --osm
-    build{input, builds, ms_median, ms_max, peak_rss_kb, peak_rss_before_kb, bytes}).
+    build{input, builds, ms_median, ms_max, peak_rss_kb, peak_rss_before_kb, bytes}; for a map of
+    several layers placemark{points, with_locality, layers, us_p50, us_p99, us_mean}).
 
     --save-points FILE writes the point sets used, as "lat,lon" lines under a "# name: N points"
     line per set, so other tools can be timed on the very same points.

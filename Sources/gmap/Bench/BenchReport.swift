@@ -24,6 +24,16 @@ struct BenchReport {
         var lookupsPerSecond: Double
     }
 
+    /// Whole placemarks (every layer, the nearest town included), timed one by one.
+    struct Placemarks {
+        var points: Int
+        var withLocality: Int
+        var layers: Int
+        var microsecondsP50: Double
+        var microsecondsP99: Double
+        var microsecondsMean: Double
+    }
+
     var path: String
     var byteCount = 0
     var featureCount = 0
@@ -35,6 +45,8 @@ struct BenchReport {
     var processKiBAfterLookups: Int?
     var sets: [PointSet] = []
     var threads: [Throughput] = []
+    /// For a map of several layers.
+    var placemark: Placemarks?
     /// The first set's answers, in order ("" for none).
     var answers: [String] = []
     /// On a location map: `where` over walks along its streets.
@@ -66,6 +78,9 @@ struct BenchReport {
             lines.append("where once    p50 \(Self.f(location.oneShotP50)) µs, p99 \(Self.f(location.oneShotP99)) µs (a fresh context's first fix, as gmap where)")
             lines.append("where senses  along a road \(location.along), inside an area \(location.inside), other \(location.other), unknown \(location.unknown); map pages resident after the walks \(Self.kib(location.residentKiBAfterWalks)) (a fresh mapping)")
         }
+        if let p = placemark {
+            lines.append("placemark     one by one p50 \(Self.f(p.microsecondsP50)) µs, p99 \(Self.f(p.microsecondsP99)) µs, mean \(Self.f(p.microsecondsMean)) µs; \(p.layers) layers, nearest town included; \(p.points) \(sets.first?.name ?? "") points, \(p.withLocality) with a locality")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -86,6 +101,7 @@ struct BenchReport {
             + "\"sets\":[\(setText)],\"threads\":[\(threadText)]"
             + (build.map { ",\"build\":{\"input\":\(JSONText.string($0.input)),\"builds\":\($0.builds),\"ms_median\":\(number($0.secondsMedian * 1e3)),\"ms_max\":\(number($0.secondsMax * 1e3)),\"peak_rss_kb\":\(optional($0.peakKiBAfter)),\"peak_rss_before_kb\":\(optional($0.peakKiBBefore)),\"bytes\":\($0.mapBytes)}" } ?? "")
             + (location.map { ",\"where\":{\"walks\":\($0.walks),\"fixes\":\($0.fixes),\"runs\":\($0.runs),\"update_us_p50\":\(number($0.updateP50)),\"update_us_p99\":\(number($0.updateP99)),\"update_us_mean\":\(number($0.updateMeanMedian)),\"once_us_p50\":\(number($0.oneShotP50)),\"once_us_p99\":\(number($0.oneShotP99)),\"along\":\($0.along),\"inside\":\($0.inside),\"other\":\($0.other),\"unknown\":\($0.unknown),\"rss_after_walks_kb\":\(optional($0.residentKiBAfterWalks))}" } ?? "")
+            + (placemark.map { ",\"placemark\":{\"points\":\($0.points),\"with_locality\":\($0.withLocality),\"layers\":\($0.layers),\"us_p50\":\(number($0.microsecondsP50)),\"us_p99\":\(number($0.microsecondsP99)),\"us_mean\":\(number($0.microsecondsMean))}" } ?? "")
             + "}\n"
     }
 }

@@ -52,7 +52,13 @@ public struct Feature: Sendable, Hashable {
 
     /// The text of the property named `key`, or nil when the feature does not have it.
     public func property(_ key: String) -> String? {
-        properties.first { $0.key == key }?.value
+        // Keys compared as bytes: only the value found becomes a String (placemarks ask often).
+        for position in 0..<propertyCount {
+            if let bytes = propertyBytes(at: position), bytes.key.elementsEqual(key.utf8) {
+                return String(decoding: bytes.value, as: UTF8.self)
+            }
+        }
+        return nil
     }
 
     /// The bounding box in degrees: west, south, east, north. Zeros when the record is corrupt.
