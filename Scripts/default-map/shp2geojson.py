@@ -24,8 +24,8 @@ Geometry
 Properties (field names lower-cased)
   iso_a2    DBF ISO_A2 if it is two letters A-Z, else ISO_A2_EH if two letters, else "-99"
   iso_a3    DBF ISO_A3 if it is three letters A-Z, else ISO_A3_EH if three letters, else "-99"
-  name, name_long, name_en, formal_en, adm0_a3
-            as in the DBF (trimmed; name_en and formal_en are English names that gmap find
+  name, name_long, name_en, adm0_a3
+            as in the DBF (trimmed; name_en is the English name, which gmap find
             searches: "Ivory Coast" for Côte d'Ivoire)
 
 Features are sorted by adm0_a3 (ties keep the shapefile's record order).
@@ -46,7 +46,7 @@ import sys
 import zipfile
 
 POLYGON_TYPES = {5: "Polygon", 15: "PolygonZ", 25: "PolygonM"}
-KEEP_FIELDS = ("iso_a2", "iso_a3", "name", "name_long", "name_en", "formal_en", "adm0_a3")
+KEEP_FIELDS = ("iso_a2", "iso_a3", "name", "name_long", "name_en", "adm0_a3")
 ISO2_RE = re.compile(r"^[A-Z]{2}$")
 ISO3_RE = re.compile(r"^[A-Z]{3}$")
 
@@ -299,7 +299,7 @@ def properties(rec: dict) -> dict:
         "iso_a2": pick_code(upper, "ISO_A2", "ISO_A2_EH", ISO2_RE),
         "iso_a3": pick_code(upper, "ISO_A3", "ISO_A3_EH", ISO3_RE),
     }
-    for key in ("name", "name_long", "name_en", "formal_en", "adm0_a3"):
+    for key in ("name", "name_long", "name_en", "adm0_a3"):
         v = upper.get(key.upper())
         props[key] = v if v not in ("",) else None
     return {k: props[k] for k in KEEP_FIELDS}

