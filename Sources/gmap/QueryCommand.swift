@@ -45,21 +45,13 @@ enum QueryCommand: Command {
             return try LayeredQuery.answer(map: map, coordinate: coordinate, style: style, asked: asked, hint: hint)
         }
         let hint = swapHint(coordinate, typed: typed) { map.lookup(latitude: $0.latitude, longitude: $0.longitude) != nil }
-        if let radius = style.nearest {
-            guard let match = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude, within: radius) else {
-                if style.json { StandardOutput.shared.write("null\n") }
-                throw CommandFailure(message: "no feature contains (\(asked.0), \(asked.1)) or lies within \(NearbyOption.tenths(radius)) m of it\(hint())", code: ExitCode.notFound)
-            }
-            StandardOutput.shared.write(NearbyOption.render(match, json: style.json) + "\n")
-            return ExitCode.success
+        let answer = QueryAnswer(map: map, style: style)
+        guard let text = answer.text(latitude: coordinate.latitude, longitude: coordinate.longitude) else {
+            if style.json { StandardOutput.shared.write(answer.noAnswer + "\n") }
+            let within = style.nearest.map { " or lies within \(NearbyOption.tenths($0)) m of it" } ?? ""
+            throw CommandFailure(message: "no feature contains (\(asked.0), \(asked.1))\(within)\(hint())", code: ExitCode.notFound)
         }
-        let answers = style.all ? map.lookupAll(latitude: coordinate.latitude, longitude: coordinate.longitude)
-                                : map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude).map { [$0] } ?? []
-        guard !answers.isEmpty else {
-            if style.json { StandardOutput.shared.write(style.all ? "[]\n" : "null\n") }
-            throw CommandFailure(message: "no feature contains (\(asked.0), \(asked.1))\(hint())", code: ExitCode.notFound)
-        }
-        StandardOutput.shared.write(style.render(answers) + "\n")
+        StandardOutput.shared.write(text + "\n")
         return ExitCode.success
     }
 
@@ -136,6 +128,7 @@ enum QueryCommand: Command {
 
     /// Answers every line of standard input, one output line per input line.
     static func batch(map: GMap, style: OutputStyle, layered: Bool) -> Int32 {
+        let answer = QueryAnswer(map: map, style: style)
         var reader = LineReader()
         var lineNumber = 0, badLines = 0
         let output = StandardOutput.shared
@@ -149,15 +142,8 @@ enum QueryCommand: Command {
             case .success(let coordinate):
                 if layered {
                     output.write(LayeredQuery.render(map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude), style: style) + "\n")
-                } else if let radius = style.nearest {
-                    let match = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude, within: radius)
-                    output.write((match.map { NearbyOption.render($0, json: style.json) } ?? (style.json ? "null" : "")) + "\n")
-                } else if style.all {
-                    output.write(style.render(map.lookupAll(latitude: coordinate.latitude, longitude: coordinate.longitude)) + "\n")
-                } else if let feature = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude) {
-                    output.write((style.json ? JSONText.feature(feature) : feature.id) + "\n")
                 } else {
-                    output.write(style.json ? "null\n" : "\n")
+                    output.write((answer.text(latitude: coordinate.latitude, longitude: coordinate.longitude) ?? answer.noAnswer) + "\n")
                 }
             case .failure(let failure):
                 badLines += 1
@@ -173,6 +159,27 @@ enum QueryCommand: Command {
         }
         return ExitCode.success
     }
+}
+
+/// One point's answer in a map of one layer (or one chosen layer), as `gmap query` prints it for
+/// a point and for each line of `gmap query -`: the one place that picks between --nearest,
+/// --all and the single answer.
+struct QueryAnswer {
+    let map: GMap
+    let style: OutputStyle
+
+    /// The answer's text (without a newline), or nil when no feature answers the point.
+    func text(latitude: Double, longitude: Double) -> String? {
+        if let radius = style.nearest {
+            return map.lookup(latitude: latitude, longitude: longitude, within: radius).map { NearbyOption.render($0, json: style.json) }
+        }
+        let answers = style.all ? map.lookupAll(latitude: latitude, longitude: longitude)
+                                : map.lookup(latitude: latitude, longitude: longitude).map { [$0] } ?? []
+        return answers.isEmpty ? nil : style.render(answers)
+    }
+
+    /// What stands for no answer: an empty line, or with --json `null` (`[]` with --all).
+    var noAnswer: String { style.json ? (style.all ? "[]" : "null") : "" }
 }
 
 /// How answers are printed.

@@ -150,20 +150,7 @@ enum BenchCommand: Command {
     static func measurePlacemarks(points: [BenchPoint], map: GMap) -> BenchReport.Placemarks {
         var filled = 0
         for point in points where map.placemark(latitude: point.latitude, longitude: point.longitude).locality != nil { filled += 1 }
-        var overheads: [Double] = []
-        for _ in 0..<10_000 {
-            let start = Stopwatch.now()
-            overheads.append(Stopwatch.now() - start)
-        }
-        let overhead = Stopwatch.percentile(overheads, 0.5)
-        var single: [Double] = []
-        single.reserveCapacity(points.count)
-        for point in points {
-            let start = Stopwatch.now()
-            let placemark = map.placemark(latitude: point.latitude, longitude: point.longitude)
-            let end = Stopwatch.now()
-            withExtendedLifetime(placemark) { single.append(max(0, end - start - overhead)) }
-        }
+        let single = Stopwatch.timeEach(points) { map.placemark(latitude: $0.latitude, longitude: $0.longitude) }
         return BenchReport.Placemarks(points: points.count, withLocality: filled, layers: map.layerNames.count,
                                       microsecondsP50: Stopwatch.percentile(single, 0.5) * 1e6,
                                       microsecondsP99: Stopwatch.percentile(single, 0.99) * 1e6,
@@ -183,20 +170,7 @@ enum BenchCommand: Command {
         }
         let sample = points.prefix(200_000)
         // Single lookups, each timed alone, less the cost of reading the clock twice.
-        var overheads: [Double] = []
-        for _ in 0..<10_000 {
-            let start = Stopwatch.now()
-            overheads.append(Stopwatch.now() - start)
-        }
-        let overhead = Stopwatch.percentile(overheads, 0.5)
-        var single: [Double] = []
-        single.reserveCapacity(sample.count)
-        for point in sample {
-            let start = Stopwatch.now()
-            let feature = map.lookup(latitude: point.latitude, longitude: point.longitude)
-            let end = Stopwatch.now()
-            withExtendedLifetime(feature) { single.append(max(0, end - start - overhead)) }
-        }
+        let single = Stopwatch.timeEach(sample) { map.lookup(latitude: $0.latitude, longitude: $0.longitude) }
         let edges = sample.map { Double(map.lookupCost(latitude: $0.latitude, longitude: $0.longitude)?.edgeCount ?? 0) }
         return BenchReport.PointSet(
             name: name, points: points.count, found: found, runs: runs,

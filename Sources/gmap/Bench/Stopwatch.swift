@@ -12,6 +12,26 @@ enum Stopwatch {
         return now() - start
     }
 
+    /// The seconds each call of `body` takes, one per item, each timed alone less the median cost
+    /// of reading the clock twice (never below 0). `body`'s result is kept alive past the clock read.
+    static func timeEach<Item, Result>(_ items: some Collection<Item>, _ body: (Item) -> Result) -> [Double] {
+        var overheads: [Double] = []
+        for _ in 0..<10_000 {
+            let start = now()
+            overheads.append(now() - start)
+        }
+        let overhead = percentile(overheads, 0.5)
+        var seconds: [Double] = []
+        seconds.reserveCapacity(items.count)
+        for item in items {
+            let start = now()
+            let result = body(item)
+            let end = now()
+            withExtendedLifetime(result) { seconds.append(max(0, end - start - overhead)) }
+        }
+        return seconds
+    }
+
     /// The value at fraction `q` (0…1) of `values`, nearest rank; 0 when empty.
     static func percentile(_ values: [Double], _ q: Double) -> Double {
         guard !values.isEmpty else { return 0 }
