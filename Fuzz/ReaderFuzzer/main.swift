@@ -122,7 +122,13 @@ func walkedAnswer(_ map: GMap, _ point: GridPoint) -> [Int]? {
             }
         }, problem: { _ in problems += 1 })
         guard read, problems == 0 else { return nil }
-        return slots.indices.filter { slots[$0].cornerInside != parity[$0] }.map { slots[$0].featureIndex }
+        // A feature's slots (one per parity group of its polygons, format 3.2) are consecutive: it
+        // answers once when any of them is inside (the union of its parts).
+        var answer: [Int] = []
+        for index in slots.indices where slots[index].cornerInside != parity[index] && answer.last != slots[index].featureIndex {
+            answer.append(slots[index].featureIndex)
+        }
+        return answer
     default:
         return []
     }
@@ -208,7 +214,8 @@ func exercise(_ map: GMap, twin: GMap?) -> (unreadable: Int, corrupt: Int) {
             map.visitFeatures(containing: point) { indexes.append($0); return indexes.count < 64 }
             check(indexes == Array(all.map(\.index).prefix(64)), "visitFeatures disagrees with lookupAll")
             // The lookup (evaluate, early stop by lowest slot) against the record's full walk.
-            if let walked = walkedAnswer(map, point) {
+            // (Polygon layers only: lines and points contain nothing, and their records are walked apart.)
+            if map.geometryKind == .polygons, let walked = walkedAnswer(map, point) {
                 check(walked == all.map(\.index),
                       "at (\(point.x)+\(point.fractionX), \(point.y)+\(point.fractionY)) the lookup answers \(all.map(\.index)), the record's walk \(walked)")
             }
@@ -227,12 +234,12 @@ func exercise(_ map: GMap, twin: GMap?) -> (unreadable: Int, corrupt: Int) {
         if let feature { exercise(feature, of: map) }
     }
     for pair in map.metadata { _ = pair.key.utf8.count &+ pair.value.utf8.count }
-    for found in map.find("a", limit: 4) + map.find("zz", matching: .exact, limit: 2) + map.find("b a", layer: "x", limit: 2) { exercise(found, of: map) }
+    for found in map.find("a", limit: 4) + map.find("zz", matching: .exact, limit: 2) + map.find("b a", layer: "x", limit: 2) { exercise(found, of: found.map) }  // find searches every layer: each feature with its own layer
 
     // Every leaf tile and every edge (the walk of survey, export and render).
     var leaves = 0, coveredLeaves = 0, recordLeaves = 0, corruptRecords = 0, edges = 0
     // (Plain tests here, not `check`: its message closures would allocate for every leaf and edge.)
-    var badLeaf: LeafTile?, badEdge: TileEdge?
+    var badLeaf: LeafTile?, badEdge: TileEdge?, badFeature: Int?
     let unreadable = map.forEachLeafTile { leaf in
         leaves += 1
         if leaf.bounds.width < 1 || leaf.bounds.height < 1 || leaf.depth < 0 || leaf.depth > Int(map.grid.maximumDepth) { badLeaf = leaf }
@@ -243,15 +250,31 @@ func exercise(_ map: GMap, twin: GMap?) -> (unreadable: Int, corrupt: Int) {
             if index < 0 || index >= count { badLeaf = leaf }
         case .record:
             recordLeaves += 1
-            let sound = map.forEachEdge(in: leaf) { edge in
-                edges += 1
-                if edge.featureIndex < 0 || edge.featureIndex >= count { badEdge = edge }
+            // Each geometry kind's own walker: edges of polygons, segments of lines, points.
+            let sound: Bool
+            switch map.geometryKind {
+            case .lines?:
+                sound = map.forEachSegment(in: leaf) { segment in
+                    edges += 1
+                    if segment.featureIndex < 0 || segment.featureIndex >= count { badFeature = segment.featureIndex }
+                }
+            case .points?:
+                sound = map.forEachPoint(in: leaf) { point in
+                    edges += 1
+                    if point.featureIndex < 0 || point.featureIndex >= count { badFeature = point.featureIndex }
+                }
+            default:
+                sound = map.forEachEdge(in: leaf) { edge in
+                    edges += 1
+                    if edge.featureIndex < 0 || edge.featureIndex >= count { badEdge = edge }
+                }
             }
             if !sound { corruptRecords += 1 }
         }
     }
     check(badLeaf == nil, "a bad leaf tile (bounds, depth or covering feature of \(count)): \(badLeaf.map { "\($0)" } ?? "")")
     check(badEdge == nil, "an edge of a feature out of range (\(count) features): \(badEdge.map { "\($0)" } ?? "")")
+    check(badFeature == nil, "a segment or point of feature \(badFeature ?? 0), out of range (\(count) features)")
     check(unreadable >= 0, "negative unreadable count")
 
     let survey = TileSurvey(of: map)

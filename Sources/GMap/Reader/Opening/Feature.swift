@@ -58,6 +58,14 @@ public struct Feature: Sendable, Hashable {
                 return String(decoding: bytes.value, as: UTF8.self)
             }
         }
+        // A key with U+FFFD may be how ``properties`` showed a key whose bytes are not UTF-8 (a
+        // damaged file): compare the decoded keys then, so every key it lists is found.
+        guard key.unicodeScalars.contains("\u{FFFD}") else { return nil }
+        for position in 0..<propertyCount {
+            if let bytes = propertyBytes(at: position), String(decoding: bytes.key, as: UTF8.self) == key {
+                return String(decoding: bytes.value, as: UTF8.self)
+            }
+        }
         return nil
     }
 
