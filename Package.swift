@@ -29,6 +29,22 @@ let package = Package(
             dependencies: ["GMap", "GMapCodecs", "GMapBuilder", "GMapRender"],
             resources: [.copy("Resources/world.gmap")]
         ),
-        .testTarget(name: "GMapTests", dependencies: ["GMap", "GMapCodecs", "GMapBuilder", "GMapRender", "CGMap"]),
+        // What the tests share (paths to fixtures and ../shared, the brute-force oracle, the base class
+        // of the command-line tests, file makers): a target of its own so that each module's tests can
+        // use it. Only the test targets depend on it; it imports XCTest, as swift-nio's NIOTestUtils does.
+        .target(
+            name: "GMapTestSupport",
+            dependencies: ["GMap", "GMapCodecs", "GMapBuilder"],
+            path: "Tests/GMapTestSupport"
+        ),
+        // One test target per module, so that a failing test names the module it tests. Maps for
+        // the reader's tests are made with the builder, so GMapTests depends on it too.
+        .testTarget(name: "GMapTests", dependencies: ["GMap", "GMapBuilder", "GMapTestSupport"]),
+        .testTarget(name: "GMapCodecsTests", dependencies: ["GMapCodecs", "GMap", "GMapTestSupport"]),
+        .testTarget(name: "GMapBuilderTests", dependencies: ["GMapBuilder", "GMap", "GMapCodecs", "GMapTestSupport"]),
+        .testTarget(name: "GMapRenderTests", dependencies: ["GMapRender", "GMap", "GMapCodecs", "GMapBuilder", "GMapTestSupport"]),
+        .testTarget(name: "CGMapTests", dependencies: ["CGMap", "GMap", "GMapBuilder", "GMapTestSupport"]),
+        // The `gmap` tool, run as users run it (the executable beside the test bundle).
+        .testTarget(name: "GMapCommandLineTests", dependencies: ["GMap", "GMapCodecs", "GMapBuilder", "GMapRender", "GMapTestSupport"]),
     ]
 )

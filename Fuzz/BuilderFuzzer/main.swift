@@ -73,7 +73,7 @@ nonisolated(unsafe) var answersUnion = true
 /// Whether the edge a→b crosses the ray going east from the exact point `(X / 2^24, Y / 2^24)`
 /// (`X`, `Y` the point in 2^-24 units): PNPOLY, `(ay > py) != (by > py)` and
 /// `px < ax + (bx − ax)(py − ay)/(by − ay)`, both sides multiplied by `2^24 (by − ay)` and compared
-/// as exact 128-bit products (Tests/GMapTests/Oracle.swift does the same).
+/// as exact 128-bit products (Tests/GMapTestSupport/Oracle.swift does the same).
 func crossesEastRay(fineX: Int64, fineY: Int64, ax: Int64, ay: Int64, bx: Int64, by: Int64) -> Bool {
     let scale = GridPoint.fractionScale
     // For whole-unit a.y, a.y > py exactly when a.y·2^24 > Y.

@@ -1,4 +1,5 @@
 import XCTest
+import GMapTestSupport
 @_spi(Testing) import GMap
 
 /// Lengths are checked before they become `Int`, and maps larger than the platform can address are

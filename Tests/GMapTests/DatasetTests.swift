@@ -2,8 +2,7 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
-import GMapCodecs
-import GMapRender
+import GMapTestSupport
 
 /// The real datasets in ../shared/data: every lookup agrees with the brute-force oracle on at least
 /// a million points per dataset, and the known locations of the data's README come out right.
@@ -58,7 +57,7 @@ final class DatasetTests: XCTestCase {
         let built = Date()
         let vertexCount = features.reduce(0) { $0 + $1.polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } } }
         let oracle = BruteForceOracle(features: features, edgesPerBand: 8)
-        let points = Self.points(features, count: Self.pointsPerDataset, seed: key.unicodeScalars.reduce(1) { $0 &* 31 &+ UInt64($1.value) })
+        let points = OracleCheck.points(features, count: Self.pointsPerDataset, seed: key.unicodeScalars.reduce(1) { $0 &* 31 &+ UInt64($1.value) })
         let problems = OracleCheck.disagreements(map: map, oracle: oracle, points: points)
         XCTAssertEqual(problems, [], "\(file): the map disagrees with the brute-force oracle")
         print("\(file): \(features.count) features, \(vertexCount) vertices; built in \(String(format: "%.1f", built.timeIntervalSince(started))) s; \(points.count) points agree with the oracle (\(String(format: "%.1f", Date().timeIntervalSince(built))) s)")
@@ -77,44 +76,4 @@ final class DatasetTests: XCTestCase {
         }
     }
 
-    /// Half the points uniform on the sphere; half at vertices, on edges, or within 5 m of them.
-    static func points(_ features: [SourceFeature], count: Int, seed: UInt64) -> [(latitude: Double, longitude: Double)] {
-        var random = SplitMix64(state: seed)
-        var longitudes: [Double] = [], latitudes: [Double] = [], next: [Int32] = []
-        for feature in features {
-            for polygon in feature.polygons {
-                for ring in polygon where !ring.isEmpty {
-                    let start = longitudes.count
-                    for position in ring {
-                        longitudes.append(position.longitude)
-                        latitudes.append(position.latitude)
-                        next.append(Int32(longitudes.count))
-                    }
-                    next[next.count - 1] = Int32(start)
-                }
-            }
-        }
-        var result: [(latitude: Double, longitude: Double)] = []
-        result.reserveCapacity(count)
-        for _ in 0..<(count / 2) {
-            let latitude = asin(Double.random(in: -1...1, using: &random)) * 180 / .pi
-            result.append((latitude, Double.random(in: -180...180, using: &random)))
-        }
-        let metre = 1.0 / 111_195
-        while result.count < count {
-            let a = Int.random(in: 0..<longitudes.count, using: &random), b = Int(next[a])
-            let t = Double.random(in: 0...1, using: &random)
-            var latitude = latitudes[a] + t * (latitudes[b] - latitudes[a])
-            var longitude = longitudes[a] + t * (longitudes[b] - longitudes[a])
-            switch result.count % 4 {
-            case 0: (latitude, longitude) = (latitudes[a], longitudes[a])
-            case 1: break
-            default:
-                latitude += Double.random(in: -5...5, using: &random) * metre
-                longitude += Double.random(in: -5...5, using: &random) * metre
-            }
-            result.append((min(90, max(-90, latitude)), min(180, max(-180, longitude))))
-        }
-        return result
-    }
 }

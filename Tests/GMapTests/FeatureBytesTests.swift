@@ -1,5 +1,6 @@
 import XCTest
 import GMap
+import GMapTestSupport
 
 /// The byte-level accessors agree with the `String` ones on every feature of the shipped map.
 final class FeatureBytesTests: XCTestCase {

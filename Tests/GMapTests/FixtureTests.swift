@@ -1,8 +1,7 @@
 import XCTest
 import GMap
 import GMapBuilder
-import GMapCodecs
-import GMapRender
+import GMapTestSupport
 
 final class FixtureTests: XCTestCase {
     private func fixtureMap(_ configure: (inout BuildOptions) -> Void = { _ in }) throws -> GMap {

@@ -1,5 +1,6 @@
 import XCTest
 import GMap
+import GMapTestSupport
 
 final class VarintTests: XCTestCase {
     func testKnownEncodings() {

@@ -2,8 +2,7 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
-import GMapCodecs
-import GMapRender
+import GMapTestSupport
 
 /// Format 3: shared edges with slot masks, directory nodes, and the query point kept below a unit.
 final class FormatThreeTests: XCTestCase {
@@ -217,7 +216,7 @@ final class FormatThreeTests: XCTestCase {
     /// lookups, nearby searches and the lookup cost answer nothing (found by the reader fuzzer,
     /// whose nearby searches on such a layer measured distances to its edges).
     func testALayerOfLinesAnswersNothing() throws {
-        let layered = try LayerTests.layeredMap()
+        let layered = try SampleMaps.layered()
         var bytes = layered.withUnsafeBytes { Array($0) }
         let state = try XCTUnwrap(layered.sections.first { $0.tag == "G001" }, "the second layer's GRID")
         bytes[Int(state.offset) + FormatLayout.Grid.geometry] = GeometryKind.lines.rawValue

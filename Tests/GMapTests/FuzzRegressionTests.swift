@@ -1,6 +1,7 @@
 import Dispatch
 import XCTest
 import GMap
+import GMapTestSupport
 
 /// Inputs that broke the reader or the builder, found while fuzzing (Fuzz/README.md), each kept as
 /// the smallest bytes that showed the fault, with what went wrong.

@@ -2,8 +2,7 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
-import GMapCodecs
-import GMapRender
+import GMapTestSupport
 
 /// Layers on the real datasets (../shared/data, or $GMAP_SHARED_DATA; skipped with a message when
 /// absent): a map of countries-10m, admin1-50m and timezones answers in each layer exactly as the

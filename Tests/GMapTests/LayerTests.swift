@@ -2,36 +2,12 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
-import GMapCodecs
-import GMapRender
+import GMapTestSupport
 
 /// Format 2.1: maps of several layers, placemarks, label points and the name index, on fixtures.
 final class LayerTests: XCTestCase {
-    /// A square feature of `size` degrees at (west, south).
-    static func square(_ id: String, west: Double, south: Double, size: Double, properties: [SourceFeature.KeptProperty] = []) -> SourceFeature {
-        SourceFeature(id: id, properties: properties, polygons: [[[(west, south), (west + size, south), (west + size, south + size), (west, south + size)]]])
-    }
-
-    static func builder(_ features: [SourceFeature]) throws -> MapBuilder {
-        var builder = try MapBuilder(options: BuildOptions())
-        for feature in features { try builder.add(feature) }
-        return builder
-    }
-
-    /// country: US (big) and GI (small, inside US's square to overlap); state: US-TX; timezone: America/Chicago.
-    static func layeredMap() throws -> GMap {
-        var map = LayeredMapBuilder()
-        try map.addLayer(named: "country", builder([
-            square("US", west: -100, south: 30, size: 10, properties: [.init(key: "name", value: "United States")]),
-            square("GI", west: -93, south: 32, size: 1, properties: [.init(key: "name", value: "Gíbraltar")]),
-        ]))
-        try map.addLayer(named: "state", builder([square("US-TX", west: -100, south: 30, size: 5, properties: [.init(key: "name", value: "Texas")])]))
-        try map.addLayer(named: "timezone", builder([square("America/Chicago", west: -100, south: 25, size: 15)]))
-        return try GMap(bytes: map.finish().bytes)
-    }
-
     func testLayersAnswerEachOnTheirOwn() throws {
-        let map = try Self.layeredMap()
+        let map = try SampleMaps.layered()
         XCTAssertEqual(map.formatVersion.major, 3)
         XCTAssertEqual(map.formatVersion.minor, 0)
         XCTAssertEqual(map.layerNames, ["country", "state", "timezone"])
@@ -48,7 +24,7 @@ final class LayerTests: XCTestCase {
     }
 
     func testPlacemarkFillsTheFamiliarFieldsSmallestFirst() throws {
-        let map = try Self.layeredMap()
+        let map = try SampleMaps.layered()
         let placemark = map.placemark(latitude: 32.5, longitude: -92.5)
         XCTAssertEqual(placemark.answers.map(\.layer), ["country", "state", "timezone"])
         XCTAssertEqual(placemark.features(in: "country").map(\.id), ["GI", "US"], "overlapping answers, smallest first")
@@ -68,7 +44,7 @@ final class LayerTests: XCTestCase {
     }
 
     func testAsyncConvenience() async throws {
-        let map = try Self.layeredMap()
+        let map = try SampleMaps.layered()
         let placemarks = await map.reverseGeocode(latitude: 31, longitude: -99)
         XCTAssertEqual(placemarks.map(\.administrativeAreaCode), ["US-TX"])
         let none = await map.reverseGeocode(latitude: 0, longitude: 0)
@@ -76,7 +52,7 @@ final class LayerTests: XCTestCase {
     }
 
     func testFindByIdOrNameIgnoringCaseAndAccents() throws {
-        let map = try Self.layeredMap()
+        let map = try SampleMaps.layered()
         XCTAssertEqual(map.find("GIBRALTAR").map(\.id), ["GI"])
         XCTAssertEqual(map.find("gíbráltàr").map(\.id), ["GI"])
         XCTAssertEqual(map.find("gi").map(\.id), ["GI"], "the id matches exactly, the name by prefix: listed once")
@@ -156,13 +132,13 @@ final class LayerTests: XCTestCase {
 
     func testLayerNamesAreChecked() throws {
         var map = LayeredMapBuilder()
-        try map.addLayer(named: "a", Self.builder([Self.square("A", west: 0, south: 0, size: 1)]))
-        XCTAssertThrowsError(try map.addLayer(named: "a", Self.builder([Self.square("B", west: 0, south: 0, size: 1)])))
-        XCTAssertThrowsError(try map.addLayer(named: "", Self.builder([Self.square("B", west: 0, south: 0, size: 1)])))
+        try map.addLayer(named: "a", SampleMaps.builder([SampleMaps.square("A", west: 0, south: 0, size: 1)]))
+        XCTAssertThrowsError(try map.addLayer(named: "a", SampleMaps.builder([SampleMaps.square("B", west: 0, south: 0, size: 1)])))
+        XCTAssertThrowsError(try map.addLayer(named: "", SampleMaps.builder([SampleMaps.square("B", west: 0, south: 0, size: 1)])))
         for index in 1..<FormatLayout.maximumLayerCount {
-            try map.addLayer(named: "layer\(index)", Self.builder([Self.square("L\(index)", west: Double(index), south: 0, size: 1)]))
+            try map.addLayer(named: "layer\(index)", SampleMaps.builder([SampleMaps.square("L\(index)", west: Double(index), south: 0, size: 1)]))
         }
-        XCTAssertThrowsError(try map.addLayer(named: "one too many", Self.builder([Self.square("X", west: 0, south: 0, size: 1)])))
+        XCTAssertThrowsError(try map.addLayer(named: "one too many", SampleMaps.builder([SampleMaps.square("X", west: 0, south: 0, size: 1)])))
         let full = try GMap(bytes: map.finish().bytes)
         XCTAssertEqual(full.layerNames.count, FormatLayout.maximumLayerCount)
         XCTAssertEqual(full.layer(named: "layer9")?.lookup(latitude: 0.5, longitude: 9.5)?.id, "L9")

@@ -1,5 +1,6 @@
 import XCTest
 import GMap
+import GMapTestSupport
 
 /// A made-up world along one east–west line: roads and intersections at given longitudes.
 struct FakeSource: LocationSource {

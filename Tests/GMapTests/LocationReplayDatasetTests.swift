@@ -2,8 +2,7 @@ import XCTest
 import Dispatch
 import GMap
 import GMapBuilder
-import GMapCodecs
-import GMapRender
+import GMapTestSupport
 
 /// A walk through central Helsinki on named streets, replayed with GPS noise through
 /// ``LocationContext`` over the extract's streets (issue 13's test; skipped when ../shared/data/osm is absent).
@@ -156,7 +155,7 @@ final class LocationReplayDatasetTests: XCTestCase {
     }
 
     func testReplayedWalkKeepsTheStreet() throws {
-        let data = try OSMPBFReader.read(path: try OSMPBFDatasetTests.extract("Helsinki.osm.pbf").path)
+        let data = try OSMPBFReader.read(path: try TestSupport.osmExtract("Helsinki.osm.pbf").path)
         let network = StreetNetwork(data)
         let source = NetworkLocationSource(network: network, places: OSMPlaces(data))
         let walk = try Self.walk(network)
@@ -193,7 +192,7 @@ final class LocationReplayDatasetTests: XCTestCase {
     /// The same walk answered from the location map (format 3.1) instead of the in-memory network:
     /// the same thresholds, the same answers as the oracle source, and `update`'s time per fix.
     func testReplayedWalkOnTheMap() throws {
-        let data = try OSMPBFReader.read(path: try OSMPBFDatasetTests.extract("Helsinki.osm.pbf").path)
+        let data = try OSMPBFReader.read(path: try TestSupport.osmExtract("Helsinki.osm.pbf").path)
         let network = StreetNetwork(data)
         let oracle = NetworkLocationSource(network: network, places: OSMPlaces(data))
         let map = try GMap(bytes: try LocationMapBuilder.build(data).bytes)

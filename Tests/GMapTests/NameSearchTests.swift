@@ -2,8 +2,7 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
-import GMapCodecs
-import GMapRender
+import GMapTestSupport
 
 /// `find` that finds (issue #14): keys without punctuation, word matches, alternative names, every
 /// layer, and features that print readably.
@@ -77,7 +76,7 @@ final class NameSearchTests: XCTestCase {
 
     /// `map.find` searches every layer, or one named layer; the features know their layer.
     func testFindSearchesEveryLayer() throws {
-        let map = try LayerTests.layeredMap()
+        let map = try SampleMaps.layered()
         let texas = map.find("texas")
         XCTAssertEqual(texas.map(\.id), ["US-TX"], "the state layer, not only the first")
         XCTAssertEqual(texas.first?.layerName, "state")
@@ -130,7 +129,7 @@ final class NameSearchTests: XCTestCase {
     }
 
     func testFeaturePlacemarkAndMatchPrintReadably() throws {
-        let map = try LayerTests.layeredMap()
+        let map = try SampleMaps.layered()
         let gibraltar = try XCTUnwrap(map.find("gibraltar").first)
         XCTAssertEqual("\(gibraltar)", "Feature(id: \"GI\", name: \"Gíbraltar\", layer: \"country\", index: 0)")
         XCTAssertEqual("\([map.find("chicago").first])", "[Optional(Feature(id: \"America/Chicago\", name: nil, layer: \"timezone\", index: 0))]")

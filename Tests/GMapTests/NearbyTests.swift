@@ -2,8 +2,7 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
-import GMapCodecs
-import GMapRender
+import GMapTestSupport
 
 /// The nearby fallback (`lookup(latitude:longitude:within:)`): its geodesic distance against
 /// GeographicLib, and its answers against a brute-force distance over every edge of every feature.
@@ -383,16 +382,3 @@ enum BruteForceDistance {
 
 /// Test points from the package's one generator.
 typealias NearbyRandom = SplitMix64
-
-extension SplitMix64 {
-    /// A point within `degrees` of a random vertex of a random feature, clamped to valid coordinates.
-    mutating func pointNear(_ features: [SourceFeature], degrees: Double) -> (Double, Double) {
-        let feature = features[Int(next() % UInt64(features.count))]
-        let rings = feature.polygons.flatMap { $0 }.filter { !$0.isEmpty }
-        let ring = rings[Int(next() % UInt64(rings.count))]
-        let vertex = ring[Int(next() % UInt64(ring.count))]
-        let latitude = min(90, max(-90, vertex.latitude + (unit() * 2 - 1) * degrees))
-        let longitude = min(180, max(-180, vertex.longitude + (unit() * 2 - 1) * degrees))
-        return (latitude, longitude)
-    }
-}

@@ -2,8 +2,7 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
-import GMapCodecs
-import GMapRender
+import GMapTestSupport
 
 /// Damaged, truncated and foreign files give typed errors or "no answer", never a crash.
 final class ReaderSafetyTests: XCTestCase {

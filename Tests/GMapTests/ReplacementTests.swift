@@ -2,8 +2,7 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
-import GMapCodecs
-import GMapRender
+import GMapTestSupport
 
 /// A running reader keeps working when its map is rebuilt and renamed over.
 final class ReplacementTests: XCTestCase {

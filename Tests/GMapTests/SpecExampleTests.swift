@@ -2,8 +2,7 @@ import Foundation
 import XCTest
 import GMap
 import GMapBuilder
-import GMapCodecs
-import GMapRender
+import GMapTestSupport
 
 /// The worked examples of Spec/FORMAT.md: format 3.0 (section 16.6), `Fixtures/spec-example-3.gmap`,
 /// rebuilt byte for byte by the command the spec shows, and answering the lookup done there by hand;

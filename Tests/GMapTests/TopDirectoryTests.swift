@@ -1,8 +1,7 @@
 import XCTest
 @_spi(Testing) import GMap
 import GMapBuilder
-import GMapCodecs
-import GMapRender
+import GMapTestSupport
 
 /// Format 3's packed top-level directory (`GRID` top_form 1): it answers exactly as the UInt32
 /// entries do, it is smaller, and damage to it never crashes a reader and is found by its check

@@ -2,11 +2,12 @@ import Foundation
 import GMap
 import GMapBuilder
 import XCTest
+import GMapTestSupport
 
 /// The shipped world map (Sources/gmap/Resources/world.gmap, in the repository): its placemark on
 /// the known places of Fixtures/known-places.csv, and fields left empty where a layer is missing.
 final class WorldPlacemarkTests: XCTestCase {
-    static let world = TestSupport.repositoryRoot.appendingPathComponent("Sources/gmap/Resources/world.gmap").path
+    static let world = TestSupport.shippedMap
 
     func testTheShippedMapHasItsFourLayersCountriesFirst() throws {
         let map = try GMap(contentsOf: Self.world)

@@ -23,6 +23,11 @@ public struct GMap: Sendable {
         self.storage = storage
     }
 
+    // Declared only where there is a C library to map files with. In an Embedded build for bare
+    // metal an app learns at compile time that it opens maps from memory (`init(unsafeBuffer:)`),
+    // not from an error at run time. This condition, `MapStorage.mapping(path:)`'s and CGMap's
+    // `gmap_open_path` (which answers GMAP_ERROR_UNAVAILABLE there) are the only platform
+    // conditions outside the targets' SystemCalls files.
     #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
     /// Opens a map file by memory-mapping it read-only.
     ///

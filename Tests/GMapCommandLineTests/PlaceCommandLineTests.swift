@@ -1,0 +1,79 @@
+import Foundation
+import XCTest
+import GMapTestSupport
+
+/// `gmap place` on the shipped map and on a map without its layers, and `gmap query --layer`.
+final class PlaceCommandLineTests: CommandLineTestCase {
+    /// Runs the tool with `GMAP_MAP` empty, so that a command without a map uses the shipped one.
+    @discardableResult
+    override func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Outcome {
+        try super.run(arguments, input: input, environment: ["GMAP_MAP": ""].merging(environment) { $1 })
+    }
+
+    /// `gmap find` on the shipped map finds a country by its English name as well as its own
+    /// (issue 14: "ivory coast", "cote d ivoire" and "ivoire" all find CI).
+    func testFindByEnglishNameOnTheShippedMap() throws {
+        for text in ["ivory coast", "cote d ivoire", "ivoire", "Côte d'Ivoire"] {
+            let found = try run(["find", text])
+            XCTAssertEqual(found.status, 0, "\(text): \(found.stderr)")
+            XCTAssertTrue(found.stdout.hasPrefix("countries\tCI\tCôte d'Ivoire\t"), "\(text): \(found.stdout)")
+        }
+        XCTAssertEqual(try run(["find", "no such country at all"]).status, 1)
+    }
+
+    func testPlaceOnTheShippedMap() throws {
+        let atSea = try run(["place", "30", "-40"])
+        XCTAssertEqual(atSea.status, 0, atSea.stderr)
+        XCTAssertEqual(atSea.stdout, "timeZone          Etc/GMT+3\nocean             North Atlantic Ocean\n")
+        let json = try run(["place", "30", "-40", "--json"])
+        XCTAssertTrue(json.stdout.hasPrefix("{\"isoCountryCode\":null,\"country\":null,\"administrativeArea\":null,\"administrativeAreaCode\":null,\"timeZone\":\"Etc/GMT+3\",\"ocean\":\"North Atlantic Ocean\",\"layers\":{"), json.stdout)
+        let kehl = try run(["place", "48.5700", "7.8150", "--json"])
+        XCTAssertTrue(kehl.stdout.contains("\"isoCountryCode\":\"DE\""), kehl.stdout)
+        XCTAssertTrue(kehl.stdout.contains("\"locality\":\"Kehl\",\"localityDistance\":"), kehl.stdout)
+        // The default map still answers gmap query from its countries layer alone.
+        XCTAssertEqual(try run(["query", "36.14", "-5.35"]).stdout, "GI\n")
+    }
+
+    func testBadCoordinatesAsQuery() throws {
+        for arguments in [["91", "0"], ["nan", "0"], ["0", "181"], ["abc", "1"]] {
+            let place = try run(["place"] + arguments), query = try run(["query"] + arguments)
+            XCTAssertEqual(place.status, query.status, arguments.joined(separator: " "))
+            XCTAssertEqual(place.status, 2)
+            XCTAssertEqual(place.stderr, query.stderr, arguments.joined(separator: " "))
+            XCTAssertEqual(place.stdout, "")
+        }
+        let mapLast = try run(["place", "36.14", "-5.35", "world.gmap"])
+        XCTAssertEqual(mapLast.status, 2)
+        XCTAssertEqual(mapLast.stderr, "gmap: the map comes first: gmap place world.gmap 36.14 -5.35\n")
+    }
+
+    func testAMapWithoutTheLayersLeavesTheFieldsOut() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-place-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let map = directory.appendingPathComponent("one.gmap").path
+        let world = TestSupport.repositoryRoot.appendingPathComponent("Sources/gmap/Resources/world.gmap").path
+        // The countries layer alone, exported and built again: a map of one layer.
+        let geojson = directory.appendingPathComponent("countries.geojson").path
+        XCTAssertEqual(try run(["export", world, "--layer", "countries", "-o", geojson, "-q"]).status, 0)
+        XCTAssertEqual(try run(["build", geojson, "-o", map, "-q"]).status, 0)
+        let place = try run(["place", map, "36.14", "-5.35"])
+        XCTAssertEqual(place.status, 0, place.stderr)
+        XCTAssertEqual(place.stdout, "isoCountryCode    GI\ncountry           Gibraltar\n")
+        let sea = try run(["place", map, "30", "-40"])
+        XCTAssertEqual(sea.status, 1)
+        XCTAssertEqual(sea.stderr, "gmap: no feature of any layer contains (30, -40)\n")
+    }
+
+    func testQueryLayer() throws {
+        let world = TestSupport.repositoryRoot.appendingPathComponent("Sources/gmap/Resources/world.gmap").path
+        XCTAssertEqual(try run(["query", world, "36.14", "-5.35", "--layer", "countries"]).stdout, "GI\n")
+        XCTAssertEqual(try run(["query", world, "30", "-40", "--layer", "marine"]).stdout, "North Atlantic Ocean\n")
+        XCTAssertEqual(try run(["query", world, "30", "-40", "--layer", "timezones", "--json"]).stdout, "{\"id\":\"Etc/GMT+3\",\"properties\":{}}\n")
+        let layered = try run(["query", world, "36.14", "-5.35"])
+        XCTAssertTrue(layered.stdout.hasPrefix("countries=GI marine="), layered.stdout)
+        let missing = try run(["query", world, "1", "1", "--layer", "states"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertEqual(missing.stderr, "gmap: \(world) has no layer named 'states'; its layers are countries, marine, timezones, towns\n")
+    }
+}

