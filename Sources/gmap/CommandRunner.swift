@@ -17,7 +17,7 @@ struct CommandFailure: Error {
 /// One command of the tool: its name, the options that take a value and the flags it knows, its
 /// help text and what it does. ``CommandTable`` lists them; ``CommandRunner`` parses the arguments
 /// with `options` and `flags` (plus `--help` and `-h`, which print `help`) and calls `run`.
-protocol Command {
+protocol Command: Sendable {
     /// The name typed after `gmap`.
     static var name: String { get }
     /// Options that take a value (`-o FILE`, `--layer NAME`).
