@@ -35,7 +35,7 @@ final class WhereCInterfaceTests: XCTestCase {
     func testCalloutsStatusesAndBuffers() throws {
         let data = try OSMPBFReader.read(PBFFixture.file(), file: "small.osm.pbf")
         let bytes = try LocationMapBuilder.build(data).bytes
-        try bytes.withUnsafeBytes { map in
+        bytes.withUnsafeBytes { map in
             var handle: OpaquePointer?
             XCTAssertEqual(gmap_open_buffer(map.baseAddress, map.count, &handle), ok)
             defer { gmap_close(handle) }

@@ -39,7 +39,7 @@ final class LinesAndPointsDatasetTests: XCTestCase {
         XCTAssertEqual(report.problems, [])
         var reader = GeoJSONReader(bytes: bytes)
         var exported: [GeoJSONFeature] = []
-        try reader.forEachFeature { exported.append($0) }
+        _ = try reader.forEachFeature { exported.append($0) }
         XCTAssertEqual(exported.count, expected.count)
         var mismatches = 0
         for (feature, want) in zip(exported, expected) {
@@ -60,7 +60,7 @@ final class LinesAndPointsDatasetTests: XCTestCase {
         XCTAssertEqual(placeReport.pointCount, built.places.places.count)
         var placeReader = GeoJSONReader(bytes: bytes)
         var index = 0
-        try placeReader.forEachFeature { feature in
+        _ = try placeReader.forEachFeature { feature in
             defer { index += 1 }
             let place = built.places.places[index]
             XCTAssertEqual(feature.geometry, .points([GeoJSONPosition(longitude: q.degrees(q.units(place.longitude)), latitude: q.degrees(q.units(place.latitude)))]))

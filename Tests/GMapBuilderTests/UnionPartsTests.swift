@@ -82,16 +82,7 @@ final class UnionPartsTests: XCTestCase {
             if oracle.containing(grid) != evenOdd.containing(grid) { differ += 1 }
         }
         XCTAssertGreaterThan(differ, 1000, "the points tell the union from the even-odd rule")
-        for maximumEdges in [1, 4, 64] {
-            for tileDegrees in [nil, 0.7, 3.0] as [Double?] {
-                let map = try TestSupport.build(features) { options in
-                    options.maximumEdgesPerTile = maximumEdges
-                    options.tileSize = tileDegrees.map { Int64($0 * 1e7) }
-                }.map
-                XCTAssertEqual(OracleCheck.disagreements(map: map, oracle: oracle, points: points), [],
-                               "max edges \(maximumEdges), tile \(String(describing: tileDegrees))")
-            }
-        }
+        try OracleCheck.assertAgreement(of: features, with: oracle, at: points, maximumEdges: [1, 4, 64])
         let two = try TestSupport.build(features) { $0.formatMajorVersion = 2 }.map
         XCTAssertEqual(OracleCheck.disagreements(map: two, oracle: evenOdd, points: points), [])
     }

@@ -59,7 +59,7 @@ final class LinesAndPointsToolsTests: CommandLineTestCase {
     private func features(_ bytes: [UInt8]) throws -> [GeoJSONFeature] {
         var reader = GeoJSONReader(bytes: bytes)
         var features: [GeoJSONFeature] = []
-        try reader.forEachFeature { features.append($0) }
+        _ = try reader.forEachFeature { features.append($0) }
         return features
     }
 

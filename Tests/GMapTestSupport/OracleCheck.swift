@@ -114,4 +114,22 @@ package enum OracleCheck {
         }
         return result
     }
+
+    /// Builds `features` with each of `maximumEdges` at three tile sizes (the default, 0.7° and 3°)
+    /// and asserts that every map agrees with `oracle` at `points`.
+    package static func assertAgreement(
+        of features: [SourceFeature], with oracle: BruteForceOracle, at points: [(latitude: Double, longitude: Double)],
+        maximumEdges: [Int], file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        for edges in maximumEdges {
+            for tileDegrees in [nil, 0.7, 3.0] as [Double?] {
+                let map = try TestSupport.build(features) { options in
+                    options.maximumEdgesPerTile = edges
+                    options.tileSize = tileDegrees.map { Int64($0 * 1e7) }
+                }.map
+                XCTAssertEqual(disagreements(map: map, oracle: oracle, points: points), [],
+                               "max edges \(edges), tile \(String(describing: tileDegrees))", file: file, line: line)
+            }
+        }
+    }
 }

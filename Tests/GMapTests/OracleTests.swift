@@ -9,16 +9,7 @@ final class FixtureOracleTests: XCTestCase {
         XCTAssertEqual(features.count, 12)
         let oracle = BruteForceOracle(features: features)
         let points = OracleCheck.points(near: features, uniform: 20_000, nearEdges: 20_000, seed: 1)
-        for maximumEdges in [1, 4, 48] {
-            for tileDegrees in [nil, 0.7, 3.0] as [Double?] {
-                let map = try TestSupport.build(features) { options in
-                    options.maximumEdgesPerTile = maximumEdges
-                    options.tileSize = tileDegrees.map { Int64($0 * 1e7) }
-                }.map
-                XCTAssertEqual(OracleCheck.disagreements(map: map, oracle: oracle, points: points), [],
-                               "max edges \(maximumEdges), tile \(String(describing: tileDegrees))")
-            }
-        }
+        try OracleCheck.assertAgreement(of: features, with: oracle, at: points, maximumEdges: [1, 4, 48])
     }
 
     func testCoarsePrecisionAgreesWithOracle() throws {
