@@ -70,7 +70,7 @@ enum CommandRunner {
                 StandardOutput.shared.write(command.help)
                 return ExitCode.success
             case "--version", "version":
-                StandardOutput.shared.write("gmap \(HelpText.version) (format \(FormatVersionText.current))\n")
+                StandardOutput.shared.write("gmap \(HelpText.version) (\(FormatVersionText.summary))\n")
                 return ExitCode.success
             default:
                 guard let command = CommandTable.command(named: first) else { throw CommandTable.unknown(first) }

@@ -2,9 +2,12 @@ import GMap
 import GMapRender
 import GMapBuilder
 
-/// The format version as text.
+/// The format versions the tool writes and reads, as `gmap --version` says them.
 enum FormatVersionText {
-    static let current = "\(FormatLayout.majorVersion).\(FormatLayout.minorVersion)"
+    /// "3.0–3.2": 3.0, 3.1 with a layer of lines or points, 3.2 with a feature's overlapping parts.
+    static let written = "\(FormatLayout.majorVersion).\(FormatLayout.minorVersion)–\(FormatLayout.majorVersion).\(FormatLayout.minorVersionWithPartGroups)"
+    /// "writes format 3.0–3.2 (2.0 and 2.1 with --format); reads 1.x to 3.x".
+    static let summary = "writes format \(written) (2.0 and 2.1 with --format); reads \(FormatLayout.oldestReadableMajorVersion).x to \(FormatLayout.majorVersion).x"
 }
 
 /// The overview `gmap help` prints (each command's own help is its ``Command/help``). Keep it true to the code.

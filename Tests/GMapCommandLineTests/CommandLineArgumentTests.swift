@@ -296,4 +296,11 @@ final class CommandLineArgumentTests: CommandLineTestCase {
                         stderr: "gmap: \(many): feature 0 has no property \"name\" for its id (choose another with --id); feature 0 has the properties "
                             + "alpha, P01, P02, P03, P04, P05, P06, P07, P08, P09, P10, P11 and 4 more\n")
     }
+
+    /// `--version` names the formats the tool writes (3.0 to 3.2, 2.x on request) and reads.
+    func testVersionNamesTheFormatsWrittenAndRead() throws {
+        let result = try run(["--version"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "gmap 1.1.0 (writes format 3.0–3.2 (2.0 and 2.1 with --format); reads 1.x to 3.x)\n")
+    }
 }
