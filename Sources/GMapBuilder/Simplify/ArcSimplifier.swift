@@ -96,10 +96,18 @@ struct ArcSimplifier {
         return side == .left ? turn < 0 : turn > 0
     }
 
-    /// The distance in metres from vertex `index` to the segment `first`–`last`, in the plane
-    /// tangent to the sphere at the vertex (longitudes scaled by the cosine of its latitude).
+    /// The distance in metres from vertex `index` to the segment `first`–`last`, in the longitude–latitude
+    /// plane with longitudes scaled by the cosine of the latitude nearest the equator among the three
+    /// vertices (see ``metresPerLongitudeUnit(_:_:_:)``).
+    ///
+    /// The map's edges are straight in longitude and latitude, not great circles, so the plane tangent at
+    /// the vertex alone would be wrong near a pole: there the vertex's own scale is about 0, a vertex on the
+    /// pole line (latitude ±90°, every longitude the same point) is "on" any segment that starts on that
+    /// line, and dropping it would swap the whole triangle between the old and the new edge. With the
+    /// band's largest scale, every point of the triangle that the removal swaps lies within the measured
+    /// distance of the new edge on the sphere.
     private func distanceToSegment(_ index: Int, _ first: Int, _ last: Int, _ xs: [Int64], _ ys: [Int64]) -> Double {
-        let scaleX = cos(Double(ys[index]) * radiansPerUnit) * metresPerUnit
+        let scaleX = metresPerLongitudeUnit(ys[index], ys[first], ys[last])
         let ax = Double(xs[first] - xs[index]) * scaleX, ay = Double(ys[first] - ys[index]) * metresPerUnit
         let bx = Double(xs[last] - xs[index]) * scaleX, by = Double(ys[last] - ys[index]) * metresPerUnit
         let dx = bx - ax, dy = by - ay
@@ -108,6 +116,17 @@ struct ArcSimplifier {
         t = min(1, max(0, t))
         let px = ax + t * dx, py = ay + t * dy
         return (px * px + py * py).squareRoot()
+    }
+
+    /// Metres per grid unit of longitude at the latitude nearest the equator in the band spanned by
+    /// the latitudes `a`, `b` and `c` (grid units): the largest scale in the band.
+    ///
+    /// Along any straight path in the longitude–latitude plane inside the band, the length on the sphere
+    /// is at most that of the path with longitudes scaled by this (and latitudes by ``metresPerUnit``).
+    private func metresPerLongitudeUnit(_ a: Int64, _ b: Int64, _ c: Int64) -> Double {
+        let south = min(a, b, c), north = max(a, b, c)
+        let nearestEquator = south > 0 ? south : (north < 0 ? north : 0)
+        return cos(Double(nearestEquator) * radiansPerUnit) * metresPerUnit
     }
 
     /// The distance in metres between two positions, in the plane tangent at the first.

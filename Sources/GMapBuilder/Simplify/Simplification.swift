@@ -49,7 +49,8 @@ public struct SimplificationReport: Sendable, Equatable {
     /// Arcs with features on one side only (coasts), and how many of them moved outward only.
     public var oneSidedArcCount = 0
     /// The largest measured distance between a removed vertex and the simplified border, in metres
-    /// (on a sphere of radius 6,371,008.8 m, in the plane tangent at the vertex).
+    /// (on a sphere of radius 6,371,008.8 m, in the longitude–latitude plane with longitudes scaled by the
+    /// cosine of the latitude nearest the equator among the vertex and the segment's ends).
     public var maximumErrorMetres = 0.0
     /// Rings that kept extra vertices so that they would not collapse to a line.
     public var ringsKeptFromCollapse = 0
