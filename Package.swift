@@ -34,7 +34,7 @@ let package = Package(
         // use it. Only the test targets depend on it; it imports XCTest, as swift-nio's NIOTestUtils does.
         .target(
             name: "GMapTestSupport",
-            dependencies: ["GMap", "GMapCodecs", "GMapBuilder"],
+            dependencies: ["GMap", "GMapCodecs", "GMapBuilder", "GMapRender"],
             path: "Tests/GMapTestSupport"
         ),
         // One test target per module, so that a failing test names the module it tests. Maps for

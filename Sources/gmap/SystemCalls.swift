@@ -1,6 +1,8 @@
 // Every C library call of the command-line tool, in one place (as swift-system keeps its syscalls
 // apart): standard streams, the monotonic clock, /proc files and the exit status.
 
+import GMapCodecs
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -23,13 +25,13 @@ enum SystemCalls {
         }
     }
 
-    /// Reads up to `buffer.count` bytes from `descriptor`, retrying after interruptions: how many,
-    /// 0 at the end of input or on an error.
+    /// Reads up to `buffer.count` bytes from `descriptor`, retrying after interruptions (the
+    /// codecs' read, which the builder's readers use too): how many, 0 at the end of input or on an error.
     static func read(descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        while true {
-            let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
-            if errno != EINTR { return 0 }
+        guard let base = buffer.baseAddress else { return 0 }
+        switch GMapCodecs.SystemCalls.read(descriptor, into: base, count: buffer.count) {
+        case .success(let count): return count
+        case .failure: return 0
         }
     }
 
@@ -59,11 +61,7 @@ enum SystemCalls {
     }
 }
 
-/// `read(2)` and `exit(3)`, named apart from ``SystemCalls``'s methods.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
-}
-
+/// `exit(3)`, named apart from ``SystemCalls``'s method.
 private func systemExit(_ status: Int32) -> Never {
     exit(status)
 }

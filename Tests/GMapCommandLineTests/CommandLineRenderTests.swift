@@ -74,7 +74,7 @@ final class CommandLineRenderTests: CommandLineTestCase {
             for row in y..<(y + BitmapFont.glyphHeight) {
                 for column in x..<(x + BitmapFont.width(of: text)) where picture.pixel(column, row) == style.ink { found += 1 }
             }
-            return (found, Self.inkBits(of: text))
+            return (found, FontInk.pixels(of: text))
         }
         let hole = ink(x: 16, y: 47, text: "HOLE")
         XCTAssertEqual(hole.found, hole.expected)
@@ -158,10 +158,5 @@ final class CommandLineRenderTests: CommandLineTestCase {
         XCTAssertTrue(help.stdout.hasPrefix("gmap render [MAP] -o OUT.png"), help.stdout)
         XCTAssertTrue(help.stdout.contains("--tiles"))
         XCTAssertEqual(try run(["render", "--help"]).stdout, help.stdout)
-    }
-
-    /// The pixels of ink in `text`, drawn in the bitmap font.
-    static func inkBits(of text: String) -> Int {
-        text.reduce(0) { total, character in total + BitmapFont.glyph(for: character).reduce(0) { $0 + $1.nonzeroBitCount } }
     }
 }

@@ -226,11 +226,11 @@ final class RenderTests: XCTestCase {
         XCTAssertEqual(raster[40, 67], Self.style.ink)
         XCTAssertEqual(raster[41, 71], Self.style.halo)
         XCTAssertEqual(Self.inkPixels(in: raster, x: 46, y: 67, width: BitmapFont.width(of: "WEST"), height: BitmapFont.glyphHeight),
-                       Self.inkBits(of: "WEST"))
+                       FontInk.pixels(of: "WEST"))
         // (0.5, 18.5) is pixel (185, 95), in no feature: a red cross labelled "-" (which fits on the right).
         XCTAssertEqual(raster[185, 95], Self.style.missInk)
         XCTAssertEqual(Self.inkPixels(in: raster, x: 191, y: 92, width: BitmapFont.width(of: "-"), height: BitmapFont.glyphHeight),
-                       Self.inkBits(of: "-"))
+                       FontInk.pixels(of: "-"))
     }
 
     static func inkPixels(in raster: Raster, x: Int, y: Int, width: Int, height: Int) -> Int {
@@ -239,10 +239,6 @@ final class RenderTests: XCTestCase {
             for column in x..<(x + width) where raster[column, row] == style.ink { count += 1 }
         }
         return count
-    }
-
-    static func inkBits(of text: String) -> Int {
-        text.reduce(0) { total, character in total + BitmapFont.glyph(for: character).reduce(0) { $0 + $1.nonzeroBitCount } }
     }
 
     func testFontHasADistinctGlyphForEveryPrintableCharacter() {
