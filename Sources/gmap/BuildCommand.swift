@@ -6,12 +6,13 @@ import GMapCodecs
 /// `gmap build INPUT -o OUTPUT [options]`.
 enum BuildCommand: Command {
     static let name = "build"
-    static let options: Set<String> = ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth", "--layer", "--format", "--simplify", "--top", "--osm", "--geometry", "--meta"]
+    static let options: Set<String> = ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth", "--layer", "--format", "--simplify", "--top", "--osm", "--geometry", "--meta", "--profile"]
     static let flags: Set<String> = ["--quiet", "-q", "--coast-buffer", "--paths"]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         if list.value("--osm") != nil { return try OSMBuild.run(list) }
         if list.has("--paths") { throw CommandFailure(message: "--paths only applies with --osm FILE.osm.pbf (footways, cycleways, paths and steps as roads)") }
+        if list.value("--profile") != nil { throw CommandFailure(message: "--profile only applies with --osm FILE.osm.pbf (which roads a location map keeps)") }
         let layers = try list.values("--layer").map(LayerArgument.parse)
         guard layers.isEmpty ? list.positional.count == 1 : list.positional.isEmpty else {
             throw CommandFailure(message: layers.isEmpty
@@ -359,7 +360,7 @@ extension BuildCommand {
                           written. Format 2 always writes entries.
       -q, --quiet         print no summary
 
-    gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths] [-q]
+    gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths] [--profile pedestrian|all] [-q]
 
     Builds a location map, for gmap where, from an OpenStreetMap extract (PBF: zlib or raw
     blobs, dense or plain nodes, ways, multipolygon relations). Its layers: roads (lines: one
@@ -376,6 +377,11 @@ extension BuildCommand {
       --osm FILE          the .osm.pbf extract to read ("-" for standard input)
       --paths             keep footways, cycleways, paths and steps as roads too (default:
                           streets only)
+      --profile P         which roads: pedestrian (default: a surface walker's network, without
+                          motorways, ways with foot=no or access=no|private and no foot
+                          permission, and ways under the surface: layer < 0, tunnel, indoor,
+                          level < 0) or all (every named street). Ways drawn as areas
+                          (area=yes, such as pedestrian squares) are areas in both, not roads.
 
     EXAMPLES
       gmap build countries.geojson -o world.gmap --id iso_a2 --keep name,iso_a3

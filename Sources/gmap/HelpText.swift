@@ -29,12 +29,12 @@ enum HelpText {
                                                  INPUT: .geojson[.gz], .ndjson, .shp, .zip
       gmap build --layer NAME=INPUT[:IDPROP] ... -o OUTPUT.gmap [options]
                                                  several layers in one map
-      gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths]
+      gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths] [--profile P]
                                                  roads, places and areas for gmap where
       gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json]
                                                  where the point is, in words: the road
                                                  along, the intersection ahead, places
-      gmap where MAP --replay FILE|- [--every] [--json]
+      gmap where MAP --replay FILE|- [--every | --throttled] [--json]
                                                  the same for a track of time,lat,lon lines
       gmap find [MAP] TEXT [--layer NAME] [--exact] [--json]
                                                  features by id or name

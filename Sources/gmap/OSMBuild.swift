@@ -33,15 +33,16 @@ enum OSMBuild {
             throw CommandFailure(message: error.description)
         }
         let includePaths = list.has("--paths")
+        let profile = try roadProfile(list)
         let metadata = [
             (key: "generator", value: "gmap \(HelpText.version)"),
             (key: "source", value: input == "-" ? "standard input" : (input as NSString).lastPathComponent),
             (key: "attribution", value: attribution),
-            (key: "roads", value: includePaths ? "streets, footways, cycleways, paths and steps" : "streets"),
+            (key: "roads", value: (includePaths ? "streets, footways, cycleways, paths and steps" : "streets") + ", profile \(profile.rawValue)"),
         ]
         let result: (bytes: [UInt8], summary: LocationMapSummary)
         do {
-            result = try LocationMapBuilder.build(data, includePaths: includePaths, metadata: metadata)
+            result = try LocationMapBuilder.build(data, includePaths: includePaths, profile: profile, metadata: metadata)
         } catch let error as BuildError {
             throw CommandFailure(message: "\(input): \(error.description)")
         }
@@ -51,6 +52,15 @@ enum OSMBuild {
                                         seconds: Date().timeIntervalSince(started)))
         }
         return ExitCode.success
+    }
+
+    /// `--profile pedestrian|all`, pedestrian when absent.
+    static func roadProfile(_ list: ArgumentList) throws -> RoadProfile {
+        guard let text = list.value("--profile") else { return .pedestrian }
+        guard let profile = RoadProfile(rawValue: text.lowercased()) else {
+            throw CommandFailure(message: "--profile '\(text)' is not a profile; the profiles are \(RoadProfile.allCases.map(\.rawValue).joined(separator: " and "))")
+        }
+        return profile
     }
 
     /// Fails for arguments that `--osm` does not take: an INPUT, and the polygon builds' options.

@@ -13,22 +13,26 @@ enum WhereCommand: Command {
 
     static let name = "where"
     static let options: Set<String> = ["--heading", "--course", "--replay"]
-    static let flags: Set<String> = ["--json", "--every"]
+    static let flags: Set<String> = ["--json", "--every", "--throttled"]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         let style = Style(json: list.has("--json"))
         if let replay = list.value("--replay") {
             for option in ["--heading", "--course"] where list.value(option) != nil {
-                throw CommandFailure(message: "\(option) applies to one point; with --replay, each line's fourth field is its heading")
+                throw CommandFailure(message: "\(option) applies to one point; with --replay, each line's fourth field is its course and the fifth its compass heading")
             }
             guard list.positional.count == 1 else {
-                throw CommandFailure(message: "usage: gmap where MAP --replay FILE|- [--every] [--json] (see 'gmap help where')")
+                throw CommandFailure(message: "usage: gmap where MAP --replay FILE|- [--every | --throttled] [--json] (see 'gmap help where')")
+            }
+            if list.has("--every") && list.has("--throttled") {
+                throw CommandFailure(message: "give --every (a sense for every fix) or --throttled (every 15 s or 10 m), not both")
             }
             let source = try openSource(list.positional[0])
             guard let source else { return noRoadLayer(list.positional[0]) }
-            return try WhereReplay(input: replay, every: list.has("--every"), style: style).run(source: source)
+            let mode: WhereReplay.Mode = list.has("--every") ? .every : list.has("--throttled") ? .throttled : .onChange
+            return try WhereReplay(input: replay, mode: mode, style: style).run(source: source)
         }
-        if list.has("--every") { throw CommandFailure(message: "--every only applies with --replay FILE") }
+        for flag in ["--every", "--throttled"] where list.has(flag) { throw CommandFailure(message: "\(flag) only applies with --replay FILE") }
         let (mapPath, latitude, longitude) = try point(of: list.positional)
         // Coordinates and the direction are read before the map is opened, so a typing mistake is named even without a map.
         let coordinate: CoordinateParser.Coordinate
@@ -45,8 +49,8 @@ enum WhereCommand: Command {
         guard let sense = context.update(fix) else {
             throw CommandFailure(message: "no sense for (\(latitude), \(longitude))")  // not reached: a first valid fix always gives one
         }
-        let callouts = sense.callouts(direction: fix.direction)
-        StandardOutput.shared.write(style.json ? SenseJSON.object(sense, callouts: callouts, time: nil) + "\n" : callouts.map { $0 + "\n" }.joined())
+        let callouts = sense.spokenCallouts(direction: fix.direction)
+        StandardOutput.shared.write(style.json ? SenseJSON.object(sense, callouts: callouts, time: nil) + "\n" : callouts.map { $0.text + "\n" }.joined())
         StandardOutput.shared.flush()
         return sense == .unknown ? ExitCode.notFound : ExitCode.success
     }
@@ -61,7 +65,7 @@ enum WhereCommand: Command {
         default:
             break
         }
-        throw CommandFailure(message: "usage: gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json], or gmap where MAP --replay FILE|- (see 'gmap help where')")
+        throw CommandFailure(message: "usage: gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json], or gmap where MAP --replay FILE|- [--every | --throttled] (see 'gmap help where')")
     }
 
     /// The map's location source; nil when the map has no road layer.
@@ -96,19 +100,22 @@ extension WhereCommand {
     static let help = """
     gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json]
     gmap where MAP "LATITUDE,LONGITUDE" [--heading DEG | --course DEG] [--json]
-    gmap where MAP --replay FILE|- [--every] [--json]
+    gmap where MAP --replay FILE|- [--every | --throttled] [--json]
 
     Says where the point is, in words a pedestrian can use, from a map built with
     gmap build --osm (its roads, intersections, places and areas layers):
-      You are heading north along Mannerheimintie.     the road less than 20 m away
+      You are inside Kiasma, museum.                   in a named area: the smallest that
+      Nearest road, Mannerheimintie, is 12 m east.     contains the point, first
+      You are heading north along Mannerheimintie.     else the road less than 20 m away
       Intersection with Kaivokatu is 120 m north.      the main intersection ahead on that road,
-                                                       within 500 m and 45° of the direction
-      Stockmann is 25 m east.                          the nearest named place within 200 m
-      You are inside Kaisaniemen puisto.               off the roads: the smallest named area
-      Mannerheimintie is 35 m away.                    off the roads, outside areas: the nearest
+                                                       within 500 m, measured along the road
+      Stockmann, department store, is 25 m east.       the nearest named place within 200 m
+      Nearest road, Mannerheimintie, is 35 m west.     off the roads, outside areas
       Nothing known nearby.                            nothing within 200 m (exit 1)
-    Distances are whole metres, directions the eight compass sectors. The coordinates are read
-    as gmap query reads them (latitude first, decimal or degrees-minutes-seconds).
+    Distances are whole metres, directions the eight compass sectors; a distance that rounds
+    to 0 m reads "You are at …". Names that OSM lists with ";" read "A and B"; a road known
+    only by its number reads "road 170". The coordinates are read as gmap query reads them
+    (latitude first, decimal or degrees-minutes-seconds).
 
     OPTIONS
       --heading DEG   where the user faces (a compass), degrees clockwise from north: the
@@ -116,19 +123,24 @@ extension WhereCommand {
       --course DEG    where the user moves (GPS course over ground): the callout says
                       "heading". Without either, there is no intersection ahead.
       --json          print {"kind": "along_road"|"inside"|"other"|"unknown", "road": {"name",
-                      "class", "distance_m", "direction"}, "intersection_ahead": {"streets",
-                      "distance_m", "bearing", "main"}, "nearest_place": {"name", "category",
-                      "distance_m", "bearing"}, "area": {…}, "callouts": […]} (null for what
-                      there is not)
-      --replay FILE   read a track from FILE ("-": standard input), lines time,lat,lon[,heading]
-                      (time in seconds, decimal degrees, heading as --heading; blank lines and
-                      lines starting with # are skipped), feed each fix to one location context
-                      (which keeps the road steady near junctions), and print "TIME CALLOUTS"
-                      for each sense it gives (with --json, one object per line, with "time").
-                      A sense is given when 15 s have passed or the user has moved 10 m since
-                      the last one. A line that cannot be read is named with its number on
-                      stderr and skipped; the exit code is then 2.
-      --every         with --replay: a sense for every fix (no throttle)
+                      "class", "distance_m", "direction", "bearing"}, "intersection_ahead":
+                      {"streets", "distance_m", "bearing", "main"}, "nearest_place": {"name",
+                      "category", "kind", "distance_m", "bearing"}, "area": {…}, "callouts":
+                      [{"text", "bearing"}]} (null for what there is not; a callout's bearing,
+                      to play it from that direction, is null when it has no subject)
+      --replay FILE   read a track from FILE ("-": standard input), lines
+                      time,lat,lon[,course[,heading]] (time in seconds; course where the user
+                      moves, as --course; heading where the user faces, as --heading; either
+                      may be empty; blank lines and lines starting with # are skipped), feed
+                      each fix to one location context and print "TIME CALLOUTS" for each fix
+                      where the road, the area or the intersection ahead changed (and the
+                      first). The context smooths GPS noise, keeps the road steady near
+                      junctions and takes a new one within seconds of a turn. With --json, one
+                      object per line, with "time" and "changes". A line that cannot be read
+                      is named with its number on stderr and skipped; the exit code is then 2.
+      --every         with --replay: a sense for every fix
+      --throttled     with --replay: a sense when 15 s have passed or the user moved 10 m
+                      since the last one printed
 
     Exit codes: 0 something was said, 1 nothing known nearby (one point), 2 bad usage or input,
     or a map without a road layer ("gmap where: MAP has no road layer (build it with --osm)").

@@ -1,13 +1,23 @@
 import Foundation
 import GMap
 
-/// `gmap where MAP --replay FILE|-`: feeds the fixes of a track, lines `time,lat,lon[,heading]`,
-/// to one ``LocationContext`` and prints each sense it gives.
+/// `gmap where MAP --replay FILE|-`: feeds the fixes of a track, lines
+/// `time,lat,lon[,course[,heading]]`, to one ``LocationContext`` and prints the senses worth saying.
 struct WhereReplay {
+    /// Which fixes print their sense.
+    enum Mode {
+        /// Those where the road, the area, the kind of sense or the intersection ahead changed (and the first).
+        case onChange
+        /// Every fix.
+        case every
+        /// When 15 s have passed or the user moved 10 m since the last one printed.
+        case throttled
+    }
+
     /// The track's path, or "-" for standard input.
     var input: String
-    /// Whether every fix gives a sense (the throttle off).
-    var every: Bool
+    /// Which fixes print.
+    var mode: Mode
     /// How senses are printed.
     var style: WhereCommand.Style
 
@@ -16,7 +26,11 @@ struct WhereReplay {
     func run<Source: LocationSource>(source: Source) throws -> Int32 {
         var reader = try lineReader()
         var options = LocationContext<Source>.Options()
-        if every { options.throttle = .none }
+        switch mode {
+        case .onChange: options.throttle = .onChange
+        case .every: options.throttle = .none
+        case .throttled: options.throttle = .timeOrDistance(seconds: 15, metres: 10)
+        }
         var context = LocationContext(source: source, options: options)
         let output = StandardOutput.shared
         var lineNumber = 0, badLines = 0
@@ -34,10 +48,10 @@ struct WhereReplay {
                 StandardError.write("gmap: \(place(lineNumber)): \(failure.message)\n")
                 continue
             }
-            guard let sense = context.update(fix.fix) else { continue }
-            let callouts = sense.callouts(direction: fix.fix.direction)
-            output.write((style.json ? SenseJSON.object(sense, callouts: callouts, time: fix.fix.time)
-                                     : fix.time + " " + callouts.joined(separator: " ")) + "\n")
+            guard context.update(fix.fix) != nil, let update = context.last else { continue }
+            let callouts = update.sense.spokenCallouts(direction: update.direction)
+            output.write((style.json ? SenseJSON.object(update.sense, callouts: callouts, time: fix.fix.time, changes: update.changes)
+                                     : fix.time + " " + callouts.map { $0.text }.joined(separator: " ")) + "\n")
         }
         output.flush()
         if badLines > 0 {
@@ -68,8 +82,11 @@ struct WhereReplay {
     }
 }
 
-/// One line of a replayed track: `time,lat,lon[,heading]`, decimal numbers; time in seconds on any
-/// clock, heading in degrees clockwise from north (empty or `nan` for none, other values modulo 360).
+/// One line of a replayed track: `time,lat,lon[,course[,heading]]`, decimal numbers; time in
+/// seconds on any clock; `course`, where the user moves (a GPS course over ground: callouts say
+/// "heading"), and `heading`, where the user faces (a compass: callouts say "facing", and it is
+/// used before the course), in degrees clockwise from north (empty or `nan` for none, other
+/// values modulo 360).
 struct ReplayLine {
     /// The time as written, printed before the sense.
     var time: String
@@ -81,8 +98,8 @@ struct ReplayLine {
         let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty, !text.hasPrefix("#") else { return nil }
         let fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard fields.count == 3 || fields.count == 4 else {
-            return .failure(CommandFailure(message: "expected 'time,latitude,longitude[,heading]', got \(fields.count) fields in '\(text.prefix(80))'"))
+        guard (3...5).contains(fields.count) else {
+            return .failure(CommandFailure(message: "expected 'time,latitude,longitude[,course[,heading]]', got \(fields.count) fields in '\(text.prefix(80))'"))
         }
         guard let time = CoordinateParser.number(Substring(fields[0])) else {
             return .failure(CommandFailure(message: "time '\(fields[0])' is not a number (seconds)"))
@@ -92,17 +109,17 @@ struct ReplayLine {
         case .success(let value): coordinate = value
         case .failure(let failure): return .failure(failure)
         }
-        var heading: Double?
-        if fields.count == 4, !fields[3].isEmpty {
+        var directions: [Double?] = [nil, nil]
+        for (index, name) in ["course", "heading"].enumerated() where fields.count > 3 + index && !fields[3 + index].isEmpty {
             do {
-                heading = try DirectionOption.degrees(fields[3], option: "heading")
+                directions[index] = try DirectionOption.degrees(fields[3 + index], option: name)
             } catch let failure as CommandFailure {
                 return .failure(failure)
             } catch {
-                return .failure(CommandFailure(message: "heading '\(fields[3])': \(error)"))
+                return .failure(CommandFailure(message: "\(name) '\(fields[3 + index])': \(error)"))
             }
         }
-        let fix = LocationFix(latitude: coordinate.latitude, longitude: coordinate.longitude, time: time, heading: heading)
+        let fix = LocationFix(latitude: coordinate.latitude, longitude: coordinate.longitude, time: time, heading: directions[1], course: directions[0])
         return .success(ReplayLine(time: fields[0], fix: fix))
     }
 }

@@ -161,7 +161,8 @@ extension LocationMapDatasetTests {
         var legs: [Int64: Int] = [:], names: [Int64: Set<String>] = [:], ways: [Int64: Int] = [:]
         let present = Set(built.data.nodes.map(\.id))
         for way in built.data.ways {
-            guard let highway = way.tag("highway"), StreetClass.isKept(highway, includePaths: false),
+            // Which ways the walker's profile keeps is RoadProfile's rule (tested on its own in StreetNetworkTests).
+            guard let highway = way.tag("highway"), StreetClass.isKept(highway, includePaths: false), RoadProfile.pedestrian.keeps(highway: highway, tag: way.tag),
                   let name = way.tag("name") ?? way.tag("ref") else { continue }
             // A leg leaves the node toward each neighbour along the way that the extract holds.
             var counted = Set<Int64>()
@@ -269,5 +270,68 @@ extension LocationMapDatasetTests {
         XCTAssertNil(empty.thoroughfare)
         XCTAssertNil(empty.postalCode)
         XCTAssertEqual(empty.areasOfInterest, [])
+    }
+}
+
+extension LocationMapDatasetTests {
+    /// Inside first (issue 22): the sense of one fix on the map = brute force with the new
+    /// precedence: the smallest named area that contains the point (even-odd over the extract's
+    /// rings), else the nearest street less than 20 m away (every segment measured), else neither.
+    /// Points within 3 cm of the 20 m limit, or with two streets within 3 cm of the same distance,
+    /// are skipped (the map stores positions to 1e-7°, about 1 cm).
+    func testInsideComesBeforeAlongAgainstBruteForce() throws {
+        let built = try Self.helsinki()
+        let source = try XCTUnwrap(MapLocationSource(map: try GMap(bytes: built.bytes)))
+        let oracle = NetworkLocationSource(network: built.network, places: built.places)
+        struct Segment { var name: String; var a: (Double, Double); var b: (Double, Double) }
+        var segments: [Segment] = []
+        for street in built.network.streets {
+            for line in street.lines {
+                for (a, b) in zip(line, line.dropFirst()) { segments.append(Segment(name: street.name, a: (a.latitude, a.longitude), b: (b.latitude, b.longitude))) }
+            }
+        }
+        let count = ProcessInfo.processInfo.environment["GMAP_LOCATION_ORACLE_POINTS"].flatMap(Int.init) ?? 100_000
+        var kinds: [String: Int] = [:], skipped = 0, differ = 0, insideNearRoad = 0
+        for point in Self.points(count, in: built.data, seed: 22) {
+            // Brute force: the nearest street and its distance.
+            let plane = LocalPlane(latitude: point.latitude, longitude: point.longitude)
+            var best: [String: (squared: Double, latitude: Double, longitude: Double)] = [:]
+            for segment in segments {
+                let a = plane.project(latitude: segment.a.0, longitude: segment.a.1), b = plane.project(latitude: segment.b.0, longitude: segment.b.1)
+                let found = LocalPlane.nearest(ax: a.x, ay: a.y, bx: b.x, by: b.y)
+                guard found.squared <= 22 * 22 else { continue }
+                if let current = best[segment.name], current.squared <= found.squared { continue }
+                best[segment.name] = (found.squared, segment.a.0 + (segment.b.0 - segment.a.0) * found.t, segment.a.1 + (segment.b.1 - segment.a.1) * found.t)
+            }
+            let streets = best.map { (name: $0.key, distance: Geodesic.distance(latitude: point.latitude, longitude: point.longitude, toLatitude: $0.value.latitude, longitude: $0.value.longitude)) }
+                .sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }
+            if let first = streets.first, abs(first.distance - 20) < 0.03 || (streets.count > 1 && streets[1].distance - first.distance < 0.03) {
+                skipped += 1
+                continue
+            }
+            let area = oracle.areas(latitude: point.latitude, longitude: point.longitude).first
+            let road = streets.first.flatMap { $0.distance < 20 ? $0 : nil }
+            var context = LocationContext(source: source)
+            let sense = try XCTUnwrap(context.update(LocationFix(latitude: point.latitude, longitude: point.longitude, time: 0)))
+            kinds[sense.kindName, default: 0] += 1
+            let expectedKind = area != nil ? "inside" : road != nil ? "along_road" : nil
+            let same: Bool
+            switch sense {
+            case let .inside(found, nearestRoad, _):
+                same = expectedKind == "inside" && found.name == area?.name
+                if road != nil { insideNearRoad += 1; XCTAssertEqual(nearestRoad?.name, road?.name, "\(point): the inside sense names the road along") }
+            case let .alongRoad(found, _, _):
+                same = expectedKind == "along_road" && found.name == road?.name
+            case .other, .unknown:
+                same = expectedKind == nil
+            }
+            if !same {
+                differ += 1
+                if differ <= 5 { XCTFail("\(point): map \(sense.kindName) \(sense.area?.name ?? sense.road?.name ?? "-"), brute force \(expectedKind ?? "neither") \(area?.name ?? road?.name ?? "-")") }
+            }
+        }
+        print("inside first: \(count) points, \(kinds) (\(insideNearRoad) inside with a road less than 20 m away), \(skipped) at a tie, \(differ) differ")
+        XCTAssertEqual(differ, 0)
+        XCTAssertGreaterThan(insideNearRoad, count / 100, "the precedence is tested where it matters")
     }
 }

@@ -105,27 +105,78 @@ final class StreetNetworkTests: XCTestCase {
     }
 }
 
+/// Which ways a walker is along: the pedestrian profile and names.
+final class RoadProfileTests: XCTestCase {
+    func testThePedestrianProfileLeavesOutWhatAWalkerCannotBeAlong() {
+        func kept(_ tags: [String: String], profile: RoadProfile = .pedestrian) -> Bool {
+            profile.keeps(highway: tags["highway"] ?? "", tag: { tags[$0] })
+        }
+        XCTAssertTrue(kept(["highway": "residential"]))
+        XCTAssertFalse(kept(["highway": "motorway"]))
+        XCTAssertFalse(kept(["highway": "motorway_link"]))
+        XCTAssertTrue(kept(["highway": "motorway"], profile: .all))
+        XCTAssertFalse(kept(["highway": "residential", "foot": "no"]))
+        XCTAssertFalse(kept(["highway": "service", "access": "private"]))
+        XCTAssertFalse(kept(["highway": "service", "access": "no"]))
+        XCTAssertTrue(kept(["highway": "service", "access": "no", "foot": "yes"]))
+        XCTAssertTrue(kept(["highway": "service", "access": "private", "foot": "designated"]))
+        XCTAssertFalse(kept(["highway": "footway", "tunnel": "yes"]))
+        XCTAssertFalse(kept(["highway": "footway", "tunnel": "building_passage"]))
+        XCTAssertTrue(kept(["highway": "footway", "tunnel": "no"]))
+        XCTAssertFalse(kept(["highway": "corridor", "indoor": "yes"]))
+        XCTAssertFalse(kept(["highway": "footway", "layer": "-2"]))
+        XCTAssertTrue(kept(["highway": "footway", "layer": "1"]))
+        XCTAssertFalse(kept(["highway": "footway", "level": "-1;0"]))
+        XCTAssertFalse(kept(["highway": "footway", "level": "0;-1"]))
+        XCTAssertFalse(kept(["highway": "footway", "level": "-2--1"]))
+        XCTAssertTrue(kept(["highway": "footway", "level": "0;1"]))
+        XCTAssertTrue(kept(["highway": "footway", "tunnel": "yes"], profile: .all))
+        // Ways drawn as areas are areas, in every profile.
+        XCTAssertFalse(kept(["highway": "pedestrian", "area": "yes"]))
+        XCTAssertFalse(kept(["highway": "pedestrian", "area": "yes"], profile: .all))
+        XCTAssertEqual(StreetNetwork.streetName(name: "Kaivokatu", ref: "1"), "Kaivokatu")
+        XCTAssertEqual(StreetNetwork.streetName(name: nil, ref: "170"), "road 170")
+        XCTAssertEqual(StreetNetwork.streetName(name: "", ref: ""), nil)
+    }
+
+    /// A pedestrian square (highway=pedestrian, area=yes) is an area of the location map, not a road.
+    func testAPedestrianSquareIsAnArea() {
+        let d = 0.0005
+        let nodes = [StreetNetworkTests.node(1, 60, 25), StreetNetworkTests.node(2, 60, 25 + d), StreetNetworkTests.node(3, 60 + d, 25 + d),
+                     StreetNetworkTests.node(4, 60 + d, 25), StreetNetworkTests.node(5, 60 - d, 25)]
+        let ways = [StreetNetworkTests.way(1, [1, 2, 3, 4, 1], ["highway": "pedestrian", "area": "yes", "name": "Tori"]),
+                    StreetNetworkTests.way(2, [5, 1], ["highway": "residential", "name": "Katu"]),
+                    StreetNetworkTests.way(3, [5, 2], ["highway": "motorway", "ref": "7;15"])]
+        let data = OSMData(nodes: nodes, ways: ways, relations: [])
+        XCTAssertEqual(StreetNetwork(data).streets.map(\.name), ["Katu"])
+        XCTAssertEqual(StreetNetwork(data, profile: .all).streets.map(\.name), ["Katu", "road 7;15"])
+        XCTAssertEqual(OSMPlaces(data).areas.map(\.name), ["Tori"])
+    }
+}
+
 /// The street network of the Helsinki extract (skipped when ../shared/data/osm is absent).
 final class StreetNetworkDatasetTests: XCTestCase {
     func testHelsinkiStreetsAndIntersections() throws {
         let data = try OSMPBFReader.read(path: try TestSupport.osmExtract("Helsinki.osm.pbf").path)
-        let network = StreetNetwork(data, includePaths: true)
+        // Every road (profile all); ways drawn as areas (area=yes) are areas in every profile.
+        let network = StreetNetwork(data, includePaths: true, profile: .all)
         // Counted from the raw ways, independently of StreetNetwork: nodes where named highway ways
-        // of two or more names meet. The data README counts 183, two of them absent from the file.
+        // of two or more names meet.
         var names: [Int64: Set<String>] = [:]
         for way in data.ways {
-            guard way.tag("highway") != nil, let name = way.tag("name") else { continue }
+            guard way.tag("highway") != nil, way.tag("area") != "yes", let name = way.tag("name") else { continue }
             for id in way.nodeIDs { names[id, default: []].insert(name) }
         }
         let meeting = Set(names.filter { $0.value.count >= 2 }.keys)
-        XCTAssertEqual(meeting.count, 183)
-        XCTAssertEqual(meeting.filter { data.node(id: $0) != nil }.count, 181)
+        // 183 with the ways drawn as areas (pedestrian squares), two of them absent from the file.
+        XCTAssertEqual(meeting.count, 157)
+        XCTAssertEqual(meeting.filter { data.node(id: $0) != nil }.count, 157)
         // An intersection needs a segment of each street at the node: count a way at a node only
         // when the file holds the node and a neighbour of it along the way. That leaves out one more
         // node, where the extract cut off the last segment of Karamzininranta.
         var namesWithSegments: [Int64: Set<String>] = [:]
         for way in data.ways {
-            guard way.tag("highway") != nil, let name = way.tag("name") else { continue }
+            guard way.tag("highway") != nil, way.tag("area") != "yes", let name = way.tag("name") else { continue }
             let ids = way.nodeIDs
             for (index, id) in ids.enumerated() where data.node(id: id) != nil {
                 let before = index > 0 && data.node(id: ids[index - 1]) != nil
@@ -134,7 +185,7 @@ final class StreetNetworkDatasetTests: XCTestCase {
             }
         }
         let present = Set(namesWithSegments.filter { $0.value.count >= 2 }.keys)
-        XCTAssertEqual(present.count, 180)
+        XCTAssertEqual(present.count, 156)
         let named = network.intersections.filter { Set($0.legs.map { network.streets[$0.street].name }).count >= 2 }
         let found = Set(named.map(\.node.id))
         XCTAssertEqual(found.subtracting(present), [], "intersections of two names that the raw count does not have")
@@ -151,7 +202,19 @@ final class StreetNetworkDatasetTests: XCTestCase {
             XCTAssertEqual(actual.count, expected.count, street.name)
             XCTAssertEqual(Dictionary(grouping: actual, by: { $0 }).mapValues(\.count), Dictionary(grouping: expected, by: { $0 }).mapValues(\.count), street.name)
         }
-        XCTAssertEqual(Set(network.streets.map(\.name)).count, 102, "every named highway's name (paths included)")
-        XCTAssertEqual(Set(StreetNetwork(data).streets.map(\.name)).count, 86 + 0, "without paths: the README's 86 street names")
+        XCTAssertEqual(Set(network.streets.map(\.name)).count, 94, "every named highway's name (paths included; 102 with ways drawn as areas)")
+        XCTAssertEqual(Set(StreetNetwork(data, profile: .all).streets.map(\.name)).count, 79, "without paths, every road: 79 street names (86 with areas)")
+        // The walker's profile leaves out what a surface walker cannot be along, counted from the raw tags.
+        let left = Set(data.ways.filter { way in
+            guard let highway = way.tag("highway"), StreetClass.isKept(highway, includePaths: false), way.tag("area") != "yes", way.tag("name") != nil || way.tag("ref") != nil else { return false }
+            let underground = (way.tag("layer").flatMap { Double($0) } ?? 0) < 0 || (way.tag("tunnel") ?? "no") != "no" || (way.tag("indoor") ?? "no") != "no"
+                || (way.tag("level")?.hasPrefix("-") ?? false)
+            let closed = way.tag("foot") == "no" || ((way.tag("access") == "no" || way.tag("access") == "private") && !["yes", "designated", "permissive"].contains(way.tag("foot") ?? ""))
+            return highway.hasPrefix("motorway") || underground || closed
+        }.map(\.id))
+        let pedestrian = StreetNetwork(data)
+        let kept = Set(pedestrian.streets.flatMap(\.wayIDs)), all = Set(StreetNetwork(data, profile: .all).streets.flatMap(\.wayIDs))
+        XCTAssertEqual(all.subtracting(kept), left, "the ways the pedestrian profile leaves out")
+        print("pedestrian profile: \(Set(pedestrian.streets.map(\.name)).count) street names of 86; \(left.count) ways left out")
     }
 }

@@ -117,7 +117,7 @@ final class WhereCommandLineTests: CommandLineTestCase {
 
     func testWhereArgumentErrors() throws {
         let map = try polygonMap()
-        let usage = "gmap: usage: gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json], or gmap where MAP --replay FILE|- (see 'gmap help where')\n"
+        let usage = "gmap: usage: gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json], or gmap where MAP --replay FILE|- [--every | --throttled] (see 'gmap help where')\n"
         try assertFails(["where"], stderr: usage)
         try assertFails(["where", map], stderr: usage)
         try assertFails(["where", map, "1", "2", "3"], stderr: usage)
@@ -137,9 +137,12 @@ final class WhereCommandLineTests: CommandLineTestCase {
         try assertFails(["where", map, "60.17", "24.94", "--heading", "1", "--course", "2"],
                         stderr: "gmap: give --heading (where the user faces) or --course (where the user moves), not both\n")
         try assertFails(["where", map, "60.17", "24.94", "--every"], stderr: "gmap: --every only applies with --replay FILE\n")
+        try assertFails(["where", map, "60.17", "24.94", "--throttled"], stderr: "gmap: --throttled only applies with --replay FILE\n")
+        try assertFails(["where", map, "--replay", "-", "--every", "--throttled"],
+                        stderr: "gmap: give --every (a sense for every fix) or --throttled (every 15 s or 10 m), not both\n")
         try assertFails(["where", map, "--replay", "-", "--heading", "90"],
-                        stderr: "gmap: --heading applies to one point; with --replay, each line's fourth field is its heading\n")
-        try assertFails(["where", map, "1", "2", "--replay", "-"], stderr: "gmap: usage: gmap where MAP --replay FILE|- [--every] [--json] (see 'gmap help where')\n")
+                        stderr: "gmap: --heading applies to one point; with --replay, each line's fourth field is its course and the fifth its compass heading\n")
+        try assertFails(["where", map, "1", "2", "--replay", "-"], stderr: "gmap: usage: gmap where MAP --replay FILE|- [--every | --throttled] [--json] (see 'gmap help where')\n")
         try assertFails(["where", path("missing.gmap"), "60.17", "24.94"], stderr: "gmap: cannot open \(path("missing.gmap")): No such file or directory\n")
         // NaN headings are valid: no direction.
         try assertFails(["where", map, "60.17", "24.94", "--heading", "nan"], stderr: "gmap where: \(map) has no road layer (build it with --osm)\n")
@@ -176,26 +179,35 @@ final class WhereCommandLineTests: CommandLineTestCase {
         result = try run(["where", map, "60.17005", "24.94005", "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.hasPrefix(#"{"kind":"along_road","road":{"name":"Keskuskatu","class":"residential","distance_m":"#), result.stdout)
-        XCTAssertTrue(result.stdout.hasSuffix("\n") && result.stdout.contains(#""callouts":["You are along Keskuskatu."#), result.stdout)
+        XCTAssertTrue(result.stdout.hasSuffix("\n") && result.stdout.contains(#""callouts":[{"text":"You are along Keskuskatu.","bearing":"#), result.stdout)
         // Far away: nothing known, exit 1.
         result = try run(["where", map, "0", "0"])
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertEqual(result.stdout, "Nothing known nearby.\n")
         result = try run(["where", map, "0", "0", "--json"])
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stdout, #"{"kind":"unknown","road":null,"intersection_ahead":null,"nearest_place":null,"area":null,"callouts":["Nothing known nearby."]}"# + "\n")
+        XCTAssertEqual(result.stdout, #"{"kind":"unknown","road":null,"intersection_ahead":null,"nearest_place":null,"area":null,"callouts":[{"text":"Nothing known nearby.","bearing":null}]}"# + "\n")
     }
 
     func testReplayThrottlesAndNamesMalformedLines() throws {
         let map = try smallLocationMap()
-        // Five fixes 1 s and 3.7 m apart along the street: the throttle (15 s or 10 m) lets the
+        // Five fixes 1 s and 3.7 m apart along the street, with a course: nothing changes after
+        // the first, so the default (on change) prints only it; --throttled (15 s or 10 m) lets the
         // first through and then the one 11 m on; --every lets all through.
-        let track = "# time,lat,lon,heading\n0,60.17000,24.94000,45\n\n1,60.17003,24.94003,45\n2,60.17006,24.94006,45\n3,60.17009,24.94009,45\n4,60.17012,24.94012,45\n"
+        let track = "# time,lat,lon,course\n0,60.17000,24.94000,45\n\n1,60.17003,24.94003,45\n2,60.17006,24.94006,45\n3,60.17009,24.94009,45\n4,60.17012,24.94012,45\n"
         var result = try run(["where", map, "--replay", "-"], input: track)
         XCTAssertEqual(result.status, 0, result.stderr)
         var lines = result.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.map { $0.prefix(2) }, ["0 "], result.stdout)
+        XCTAssertTrue(lines.first?.hasPrefix("0 You are heading northeast along Keskuskatu.") ?? false, result.stdout)
+        result = try run(["where", map, "--replay", "-", "--throttled"], input: track)
+        lines = result.stdout.split(separator: "\n")
         XCTAssertEqual(lines.map { $0.prefix(2) }, ["0 ", "3 "], result.stdout)
-        XCTAssertTrue(lines.first?.hasPrefix("0 You are facing northeast along Keskuskatu.") ?? false, result.stdout)
+        // A fifth field is a compass heading: "facing", and it comes before the course.
+        result = try run(["where", map, "--replay", "-"], input: "0,60.17000,24.94000,,45\n")
+        XCTAssertTrue(result.stdout.hasPrefix("0 You are facing northeast along Keskuskatu."), result.stdout)
+        result = try run(["where", map, "--replay", "-"], input: "0,60.17000,24.94000,225,45\n")
+        XCTAssertTrue(result.stdout.hasPrefix("0 You are facing northeast along Keskuskatu."), result.stdout)
         result = try run(["where", map, "--replay", "-", "--every"], input: track)
         lines = result.stdout.split(separator: "\n")
         XCTAssertEqual(lines.map { $0.prefix(2) }, ["0 ", "1 ", "2 ", "3 ", "4 "], result.stdout)
@@ -206,7 +218,7 @@ final class WhereCommandLineTests: CommandLineTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         lines = result.stdout.split(separator: "\n")
         XCTAssertEqual(lines.count, 5)
-        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix(#"{"time":"#) && $0.hasSuffix("]}") }, result.stdout)
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix(#"{"time":"#) && $0.hasSuffix("]}") && $0.contains(#""changes":["#) }, result.stdout)
         XCTAssertTrue(lines[1].hasPrefix(#"{"time":1,"kind":"along_road""#), result.stdout)
         // Malformed lines: named with their numbers, skipped, exit 2 at the end.
         let bad = "0,60.17000,24.94000\n1,60.17002\nabc,60.17004,24.94004\n3,91,24.94006\n4,60.17008,24.94008,north\n5,60.17010,24.94010,nan\n6,60.17010,24.94010,\n"
@@ -214,17 +226,17 @@ final class WhereCommandLineTests: CommandLineTestCase {
         XCTAssertEqual(result.status, 2)
         XCTAssertEqual(result.stdout.split(separator: "\n").map { $0.prefix(2) }, ["0 ", "5 ", "6 "], result.stdout)
         XCTAssertEqual(result.stderr, """
-            gmap: line 2: expected 'time,latitude,longitude[,heading]', got 2 fields in '1,60.17002'
+            gmap: line 2: expected 'time,latitude,longitude[,course[,heading]]', got 2 fields in '1,60.17002'
             gmap: line 3: time 'abc' is not a number (seconds)
             gmap: line 4: latitude 91 is outside [-90, 90]
-            gmap: line 5: heading 'north' is not a number of degrees clockwise from north (for example 90 for east; nan for none)
+            gmap: line 5: course 'north' is not a number of degrees clockwise from north (for example 90 for east; nan for none)
             gmap: 4 of 7 lines could not be read
 
             """)
         try bad.write(toFile: file, atomically: true, encoding: .utf8)
         result = try run(["where", map, "--replay", file, "--every"])
         XCTAssertEqual(result.status, 2)
-        XCTAssertTrue(result.stderr.hasPrefix("gmap: \(file):2: expected 'time,latitude,longitude[,heading]'"), result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("gmap: \(file):2: expected 'time,latitude,longitude[,course[,heading]]'"), result.stderr)
         try assertFails(["where", map, "--replay", path("missing.csv")], stderr: "gmap: cannot open \(path("missing.csv")): No such file or directory\n")
         try assertFails(["where", map, "--replay", temporary.path], stderr: "gmap: cannot read \(temporary.path): it is a directory\n")
     }

@@ -68,19 +68,26 @@ final class WhereDatasetTests: CommandLineTestCase {
         result = try CommandLineTestCase.runGMap(["where", map, latitude, longitude, "--course", String(point.direction)])
         XCTAssertEqual(result.stdout, sense.callouts(direction: fix.direction).map { $0 + "\n" }.joined())
 
-        // A walk of 60 s along the segment and back, 1 fix/s: throttled, a sense every 15 s or 10 m.
+        // A walk of 60 s along the segment and back, 1 fix/s, with its course: --throttled gives a
+        // sense every 15 s or 10 m; the default, only when something changes (the first fix, the
+        // turn back with its new intersection ahead).
         var track = "# a walk on Mannerheimintie\n"
         for second in 0...60 {
             let metres = 1.4 * Double(second) - (second > 30 ? 2.8 * Double(second - 30) : 0)
             let (lat, lon) = Self.offset(point.latitude, point.longitude, metres: metres, bearing: point.direction)
             track += "\(second),\(lat),\(lon),\(second > 30 ? point.direction + 180 : point.direction)\n"
         }
-        result = try CommandLineTestCase.runGMap(["where", map, "--replay", "-"], input: track)
+        result = try CommandLineTestCase.runGMap(["where", map, "--replay", "-", "--throttled"], input: track)
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdout.split(separator: "\n")
         XCTAssertGreaterThanOrEqual(lines.count, 5, result.stdout)
         XCTAssertLessThan(lines.count, 61, "throttled")
         XCTAssertTrue(lines.allSatisfy { $0.contains("along Mannerheimintie.") }, result.stdout)
+        let changes = try CommandLineTestCase.runGMap(["where", map, "--replay", "-"], input: track)
+        let changed = changes.stdout.split(separator: "\n")
+        XCTAssertTrue(changed.first?.hasPrefix("0 ") ?? false, changes.stdout)
+        XCTAssertLessThan(changed.count, lines.count, "on change: fewer than throttled\n\(changes.stdout)")
+        XCTAssertTrue(changed.allSatisfy { $0.contains("along Mannerheimintie.") }, changes.stdout)
         let every = try CommandLineTestCase.runGMap(["where", map, "--replay", "-", "--every"], input: track)
         XCTAssertEqual(every.stdout.split(separator: "\n").count, 61)
     }
@@ -104,8 +111,10 @@ final class WhereDatasetTests: CommandLineTestCase {
         XCTAssertEqual(walked["fixes"] as? Int, 20 * 60)
         let p50 = try XCTUnwrap(walked["update_us_p50"] as? Double), p99 = try XCTUnwrap(walked["update_us_p99"] as? Double)
         XCTAssertTrue(p50 > 0 && p50 <= p99, "p50 \(p50) µs, p99 \(p99) µs")
-        let along = try XCTUnwrap(walked["along"] as? Int)
-        XCTAssertGreaterThan(along, 20 * 60 * 3 / 4, "walks along the streets are mostly along a road: \(walked)")
+        // Inside an area comes first, so a street through a park or square counts as inside.
+        let along = try XCTUnwrap(walked["along"] as? Int), inside = try XCTUnwrap(walked["inside"] as? Int)
+        XCTAssertGreaterThan(along + inside, 20 * 60 * 3 / 4, "walks along the streets are mostly along a road or inside an area: \(walked)")
+        XCTAssertGreaterThan(along, 20 * 60 / 2, "\(walked)")
         if let resident = walked["rss_after_walks_kb"] as? Int { XCTAssertLessThanOrEqual(resident, 1024) }
         // A map without roads has no where section; a map and --osm together are refused.
         let polygons = try CommandLineTestCase.runGMap(["bench", "--osm", pbf.path, "extra.gmap"])

@@ -2,8 +2,9 @@
 public enum LocationSense: Sendable, Equatable {
     /// Nothing known around the point (no road, place or area within reach).
     case unknown
-    /// Inside a named area (the smallest that contains the user), with the nearest place.
-    case inside(area: NearbyPlace, nearestPlace: NearbyPlace?)
+    /// Inside a named area (the smallest that contains the user), with the nearest road (the road
+    /// the user is along, else the nearest within reach) and the nearest place.
+    case inside(area: NearbyPlace, nearestRoad: RoadMatch?, nearestPlace: NearbyPlace?)
     /// Along a road (less than ``LocationContext/Options/roadDistance`` away), with the main
     /// intersection ahead on that road and the nearest place.
     case alongRoad(road: RoadMatch, intersectionAhead: IntersectionMatch?, nearestPlace: NearbyPlace?)
@@ -11,22 +12,77 @@ public enum LocationSense: Sendable, Equatable {
     case other(nearestRoad: RoadMatch?, nearestPlace: NearbyPlace?)
 }
 
-/// Turns a stream of position fixes into ``LocationSense``s: which road the user is along
-/// (kept steady near junctions), the intersection ahead, the place or area around.
+/// What changed in the sense of one fix against the previous fix's.
+public struct LocationChanges: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    /// A set from its bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// The kind of sense (along a road, inside, other, unknown).
+    public static let kind = LocationChanges(rawValue: 1)
+    /// The road along (of senses along a road: a change of the nearest road inside an area or
+    /// off the roads is not one).
+    public static let road = LocationChanges(rawValue: 2)
+    /// The area the user is inside.
+    public static let area = LocationChanges(rawValue: 4)
+    /// A new intersection ahead (another than the last one announced; losing it is not a change).
+    public static let intersectionAhead = LocationChanges(rawValue: 8)
+    /// The nearest place.
+    public static let nearestPlace = LocationChanges(rawValue: 16)
+    /// The changes worth an automatic callout: the kind, the road, the area, the intersection ahead.
+    public static let worthSaying: LocationChanges = [.kind, .road, .area, .intersectionAhead]
+}
+
+/// One fix's answer: the sense, what changed since the previous fix, and whether it is the first.
+public struct LocationUpdate: Sendable, Equatable {
+    /// The sense at the fix.
+    public var sense: LocationSense
+    /// What changed against the previous fix's sense (everything for the first fix).
+    public var changes: LocationChanges
+    /// The fix's direction as the context used it (smoothed), and whether it is a facing one.
+    public var direction: (degrees: Double, isFacing: Bool)?
+
+    /// Equal when the sense, the changes and the direction are.
+    public static func == (a: LocationUpdate, b: LocationUpdate) -> Bool {
+        a.sense == b.sense && a.changes == b.changes && a.direction?.degrees == b.direction?.degrees && a.direction?.isFacing == b.direction?.isFacing
+    }
+
+    /// Whether an automatic callout should fire: something in ``LocationChanges/worthSaying`` changed.
+    public var isWorthSaying: Bool { !changes.intersection(.worthSaying).isEmpty }
+}
+
+/// Turns a stream of position fixes into ``LocationSense``s that stay right over time: which road
+/// the user is along (steady in GPS noise, quick after a turn), the intersection ahead, the area
+/// around, the nearest place; and says what changed, so that callouts are spoken on change.
 ///
-/// The rules (issue 13), each an option:
-/// - **Road**: the nearest road less than 20 m away; when the fix has a direction, the nearest of
-///   those that run that way (within ±45°, either way along the road), if any. **Sticky**: near a junction (one less than
-///   30 m away), the previous road is kept while it is still less than 20 m away, so GPS noise at
-///   a corner does not flip between the streets that meet there. A road's identity is its name.
-/// - **Intersection ahead**: the nearest main intersection within 500 m that the current road
-///   goes through, whose bearing from the user is within ±45° of the fix's direction (heading,
-///   else course). None without a direction.
-/// - **Inside**: when no road is along, the smallest named area that contains the user.
-/// - **Throttle**: a sense is given for a fix when 15 s have passed since the last one given, or
-///   the user has moved 10 m from where it was given (or both, with ``Throttle/timeAndDistance``);
-///   otherwise `update` returns nil. Every fix still updates the road kept. A fix whose time goes
-///   backwards restarts the throttle. The first fix always gives a sense.
+/// The rules, each an option:
+/// - **Smoothing**: positions and directions go through a ``TrackSmoother`` (GPS noise halved, the
+///   course taken over the last metres of travel); every rule below reads the smoothed fix.
+/// - **Inside first**: the smallest named area that contains the user wins over roads; its sense
+///   still names the nearest road (the one along, else the nearest within reach) and place. A
+///   different area (or none) must hold for ``Options/switchFixes`` fixes in a row.
+/// - **Road**: the roads less than ``Options/roadDistance`` away, those the direction runs along
+///   first (within ±``Options/alignmentAngle``°, either way, and beside the user: not a road whose
+///   end lies behind or ahead), then the nearest. The first is the *challenger*. The road kept
+///   from before changes to it only on evidence held for ``Options/switchFixes`` fixes in a row or
+///   ``Options/releaseDistance`` metres of travel:
+///   - the direction runs along the challenger and not along the kept road (a turn); or
+///   - away from junctions (none within ``Options/junctionDistance``), the challenger is nearer
+///     (by ``Options/roadMargin`` when there is no direction); near one, the kept road is kept
+///     while the direction runs along it, or there is no direction (the sticky rule).
+///   When the kept road is ``Options/roadDistance`` away or more and another road is within it,
+///   that road is taken at once; when no road is within it, the kept road is dropped after
+///   ``Options/switchFixes`` such fixes.
+/// - **Intersection ahead**: the nearest main intersection on the road, ahead of the user's
+///   position projected onto the road, along the road's direction turned to the user's, inside
+///   ``Options/aheadCone`` (so on the walker's own carriageway); its distance is measured along
+///   the road. A different one must hold for ``Options/switchFixes`` fixes (at once after a road
+///   change, or when the one held is less than ``Options/passingDistance`` ahead: passed); while
+///   it stays the same, its distance does not grow (GPS noise, not the walker: one walking away
+///   no longer has it ahead), unless by more than ``Options/holdMargin``.
+/// - **Nearest place**: a different place must be nearer than the kept one by ``Options/placeMargin`` metres.
+/// - **When to speak**: ``update(_:)`` gives a sense as ``Options/throttle`` says: by default when
+///   something in ``LocationChanges/worthSaying`` changed (``Throttle/onChange``).
 ///
 /// A value type with no clock: times come with the fixes, so replays and tests are exact.
 public struct LocationContext<Source: LocationSource> {
@@ -34,6 +90,8 @@ public struct LocationContext<Source: LocationSource> {
     public enum Throttle: Sendable, Equatable {
         /// For every fix.
         case none
+        /// When the road, the area, the kind of sense or the intersection ahead changed (and for the first fix).
+        case onChange
         /// When `seconds` have passed OR the user moved `metres` since the last sense given.
         case timeOrDistance(seconds: Double, metres: Double)
         /// When `seconds` have passed AND the user moved `metres`.
@@ -44,22 +102,44 @@ public struct LocationContext<Source: LocationSource> {
     public struct Options: Sendable, Equatable {
         /// A road nearer than this is the road the user is along, in metres.
         public var roadDistance = 20.0
-        /// Near a junction closer than this, the previous road is kept (the sticky rule), in metres.
+        /// Near a junction closer than this, the kept road stays while the direction runs along it (the sticky rule), in metres.
         public var junctionDistance = 30.0
         /// Whether the sticky rule applies.
         public var sticky = true
         /// Whether, when the fix has a direction, roads that run that way are preferred to nearer ones that do not.
         public var alignment = true
-        /// How far off the fix's direction a road may run and still count as running that way, in degrees.
+        /// How far off the direction a road may run and still count as running that way, in degrees.
         public var alignmentAngle = 45.0
-        /// How far ahead an intersection may be, in metres.
-        public var intersectionDistance = 500.0
-        /// How far off the direction an intersection ahead may lie, in degrees.
-        public var aheadAngle = 45.0
+        /// Fixes in a row that a different road, area or intersection ahead must win before it is taken.
+        public var switchFixes = 2
+        /// Without a direction, how much nearer a different road must be to win a fix, in metres.
+        public var roadMargin = 5.0
+        /// Or the metres of travel over which a different road must win.
+        public var releaseDistance = 8.0
+        /// Where an intersection ahead may lie.
+        public var aheadCone = AheadCone(radius: 500, angle: 45, lateral: 10, lateralPerMetre: 0.05)
+        /// How far ahead an intersection may be, in metres (the cone's radius).
+        public var intersectionDistance: Double {
+            get { aheadCone.radius }
+            set { aheadCone.radius = newValue }
+        }
+        /// While the intersection ahead stays the same, its distance grows only by more than this,
+        /// in metres: by default never (a walker going away from it no longer has it ahead).
+        public var holdMargin = Double.infinity
+        /// An intersection ahead held at less than this, in metres, is passed: a different one
+        /// found next is taken at once.
+        public var passingDistance = 10.0
         /// How far the nearest place or road is looked for, in metres.
         public var placeDistance = 200.0
+        /// How far inside an area the user must be to enter it, or outside to leave it, in metres
+        /// (the first fix excepted: it takes the area that contains it).
+        public var areaMargin = 5.0
+        /// How much nearer a different place must be to replace the nearest place kept, in metres.
+        public var placeMargin = 10.0
+        /// How fixes are smoothed.
+        public var smoothing = TrackSmoother.Options()
         /// When a sense is given.
-        public var throttle = Throttle.timeOrDistance(seconds: 15, metres: 10)
+        public var throttle = Throttle.onChange
 
         /// The defaults above.
         public init() {}
@@ -68,68 +148,219 @@ public struct LocationContext<Source: LocationSource> {
     /// What the context reads its surroundings from.
     public let source: Source
     /// The rules in force.
-    public var options: Options
+    public var options: Options {
+        didSet { smoother.options = options.smoothing }
+    }
     /// The road the user was last along (its name), if any.
     public private(set) var currentRoad: String?
     /// The last fix for which a sense was given.
     public private(set) var lastGiven: LocationFix?
+    /// The last fix's answer.
+    public private(set) var last: LocationUpdate?
+
+    private var smoother: TrackSmoother
+    /// A different road winning: its name, the fixes and metres it has won over.
+    private var pendingRoad: (name: String, fixes: Int, travelled: Double)?
+    /// Fixes in a row with the kept road out of reach and no other road.
+    private var roadLost = 0
+    private var area: NearbyPlace?
+    private var pendingArea: (name: String?, fixes: Int)?
+    private var ahead: IntersectionMatch?
+    private var pendingAhead: (names: [String]?, fixes: Int)?
+    /// The last intersection ahead that was not none (the change rule's memory).
+    private var lastAnnouncedAhead: [String]?
+    private var place: NearbyPlace?
 
     /// A context reading `source`.
     public init(source: Source, options: Options = Options()) {
         self.source = source
         self.options = options
+        smoother = TrackSmoother(options: options.smoothing)
     }
 
-    /// Takes a fix: updates the road kept, and gives the sense unless the throttle holds it back.
-    /// Nil for a throttled fix and for coordinates that are not valid.
+    /// Takes a fix: updates what is kept, and gives the sense unless the throttle holds it back.
+    /// Nil for a throttled fix and for coordinates or a time that are not valid.
     public mutating func update(_ fix: LocationFix) -> LocationSense? {
-        guard fix.latitude.isFinite, fix.longitude.isFinite, abs(fix.latitude) <= 90, abs(fix.longitude) <= 180, fix.time.isFinite else { return nil }
-        let sense = self.sense(at: fix)
-        guard shouldGive(fix) else { return nil }
+        guard let update = advance(fix) else { return nil }
+        guard shouldGive(fix, update) else { return nil }
         lastGiven = fix
-        return sense
+        return update.sense
+    }
+
+    /// Takes a fix and gives its whole answer: the sense, what changed, the direction used; nil
+    /// for coordinates or a time that are not valid. The throttle does not apply.
+    public mutating func advance(_ fix: LocationFix) -> LocationUpdate? {
+        guard fix.latitude.isFinite, fix.longitude.isFinite, abs(fix.latitude) <= 90, abs(fix.longitude) <= 180, fix.time.isFinite else { return nil }
+        let smoothed = smoother.add(fix)
+        let sense = self.sense(at: smoothed)
+        let direction = smoothed.direction.map { (degrees: $0, isFacing: smoothed.isFacing) }
+        let update = LocationUpdate(sense: sense, changes: changes(from: last?.sense, to: sense), direction: direction)
+        last = update
+        return update
     }
 
     /// Whether `fix` passes the throttle.
-    func shouldGive(_ fix: LocationFix) -> Bool {
+    func shouldGive(_ fix: LocationFix, _ update: LocationUpdate) -> Bool {
+        switch options.throttle {
+        case .none: return true
+        case .onChange: return update.isWorthSaying  // the first fix's changes are everything
+        case .timeOrDistance, .timeAndDistance: break
+        }
         guard let last = lastGiven, fix.time >= last.time else { return true }
         let elapsed = fix.time - last.time
         let moved = Geodesic.distance(latitude: last.latitude, longitude: last.longitude, toLatitude: fix.latitude, longitude: fix.longitude)
-        switch options.throttle {
-        case .none: return true
-        case let .timeOrDistance(seconds, metres): return elapsed >= seconds || moved >= metres
-        case let .timeAndDistance(seconds, metres): return elapsed >= seconds && moved >= metres
-        }
+        if case let .timeAndDistance(seconds, metres) = options.throttle { return elapsed >= seconds && moved >= metres }
+        if case let .timeOrDistance(seconds, metres) = options.throttle { return elapsed >= seconds || moved >= metres }
+        return true
     }
 
-    /// The sense at `fix`, updating the road kept.
-    mutating func sense(at fix: LocationFix) -> LocationSense {
-        // Roads close enough to be along first; the nearest farther road only when the answer needs it.
-        let close = source.roads(latitude: fix.latitude, longitude: fix.longitude, within: options.roadDistance)
-        let nearestPlace = source.places(latitude: fix.latitude, longitude: fix.longitude, within: options.placeDistance, limit: 1).first
-        var along = close.filter { $0.distance < options.roadDistance }
-        // With a direction, roads that run that way come first (nearest first among them): walking
-        // along one street past the end of another, the one walked is the one the course follows.
-        if options.alignment, let direction = fix.direction?.degrees {
-            let aligned = along.filter { Self.runs($0.direction, along: direction, within: options.alignmentAngle) }
-            along = aligned + along.filter { road in !aligned.contains { $0.name == road.name } }
-        }
-        var road = along.first
-        if options.sticky, let previous = currentRoad, let kept = along.first(where: { $0.name == previous }), kept.name != road?.name {
-            if source.hasIntersection(latitude: fix.latitude, longitude: fix.longitude, within: options.junctionDistance) { road = kept }
-        }
+    /// The sense at a smoothed fix, updating what is kept.
+    mutating func sense(at fix: TrackSmoother.Smoothed) -> LocationSense {
+        let latitude = fix.latitude, longitude = fix.longitude
+        let isFirst = last == nil
+        // Roads within reach of the kept road's grace; those nearer than roadDistance are along.
+        let reach = options.roadDistance * 1.5
+        let nearby = source.roads(latitude: latitude, longitude: longitude, within: reach)
+        let previousRoad = currentRoad
+        let road = chooseRoad(nearby, fix: fix)
         currentRoad = road?.name
+        let roadChanged = previousRoad != currentRoad
+
+        // Area: the smallest containing one; a change must be clear of the edge and hold for switchFixes fixes.
+        let foundArea = source.areas(latitude: latitude, longitude: longitude).first
+        if isFirst || foundArea?.name == area?.name {
+            area = foundArea
+            pendingArea = nil
+        } else if isClear(entering: foundArea, leaving: area, latitude: latitude, longitude: longitude) {
+            let fixes = pendingArea.map { $0.name == foundArea?.name ? $0.fixes + 1 : 1 } ?? 1
+            pendingArea = (foundArea?.name, fixes)
+            if fixes >= options.switchFixes {
+                area = foundArea
+                pendingArea = nil
+            }
+        } else {
+            pendingArea = nil
+        }
+
+        let nearestPlace = chooseNearestPlace(latitude: latitude, longitude: longitude)
+
+        if let area {
+            let nearestRoad = road ?? nearestRoad(nearby, latitude: latitude, longitude: longitude)
+            return .inside(area: area, nearestRoad: nearestRoad, nearestPlace: nearestPlace)
+        }
         if let road {
-            return .alongRoad(road: road, intersectionAhead: intersectionAhead(on: road.name, at: fix), nearestPlace: nearestPlace)
+            let ahead = chooseAhead(on: road, fix: fix, reset: isFirst || roadChanged || last.map { if case .alongRoad = $0.sense { return false } else { return true } } ?? true)
+            return .alongRoad(road: road, intersectionAhead: ahead, nearestPlace: nearestPlace)
         }
-        if let area = source.areas(latitude: fix.latitude, longitude: fix.longitude).first {
-            return .inside(area: area, nearestPlace: nearestPlace)
-        }
-        let reach = max(options.roadDistance, options.placeDistance)
-        let nearestRoad = close.first ?? (reach > options.roadDistance
-            ? source.roads(latitude: fix.latitude, longitude: fix.longitude, within: reach).first : nil)
+        ahead = nil
+        pendingAhead = nil
+        let nearestRoad = self.nearestRoad(nearby, latitude: latitude, longitude: longitude)
         if nearestRoad == nil && nearestPlace == nil { return .unknown }
         return .other(nearestRoad: nearestRoad, nearestPlace: nearestPlace)
+    }
+
+    /// Whether the point is clear of the edges an area change crosses: the four points
+    /// ``Options/areaMargin`` metres north, east, south and west of it all lie in `entering`
+    /// (when there is one) and none in `leaving` (when it is left for no area). Walking along a
+    /// street at a park's or campus's edge then does not flip between inside and along.
+    func isClear(entering: NearbyPlace?, leaving: NearbyPlace?, latitude: Double, longitude: Double) -> Bool {
+        let margin = options.areaMargin
+        guard margin > 0 else { return true }
+        let plane = LocalPlane(latitude: latitude, longitude: longitude)
+        let north = margin / plane.metresPerDegreeNorth, east = margin / plane.metresPerDegreeEast
+        for (dy, dx) in [(north, 0.0), (0.0, east), (-north, 0.0), (0.0, -east)] {
+            let around = source.areas(latitude: latitude + dy, longitude: longitude + dx)
+            if let entering {
+                guard around.contains(where: { $0.name == entering.name }) else { return false }
+            } else if let leaving, around.contains(where: { $0.name == leaving.name }) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The nearest road within the place distance: the nearest of `nearby`, else asked farther.
+    func nearestRoad(_ nearby: [RoadMatch], latitude: Double, longitude: Double) -> RoadMatch? {
+        if let first = nearby.first { return first }
+        guard options.placeDistance > options.roadDistance * 1.5 else { return nil }
+        return source.roads(latitude: latitude, longitude: longitude, within: options.placeDistance).first
+    }
+
+    /// The road rule (see the type's documentation).
+    mutating func chooseRoad(_ nearby: [RoadMatch], fix: TrackSmoother.Smoothed) -> RoadMatch? {
+        let close = nearby.filter { $0.distance < options.roadDistance }
+        let direction = options.alignment ? fix.direction : nil
+        var ranked = close
+        if let direction {
+            let aligned = close.filter { Self.isAlong($0, direction: direction, angle: options.alignmentAngle) }
+            ranked = aligned + close.filter { road in !aligned.contains { $0.name == road.name } }
+        }
+        let challenger = ranked.first
+        guard let keptName = currentRoad, let kept = nearby.first(where: { $0.name == keptName }) else {
+            pendingRoad = nil
+            roadLost = 0
+            return challenger
+        }
+        if kept.distance >= options.roadDistance {
+            pendingRoad = nil
+            if let challenger {
+                roadLost = 0
+                return challenger
+            }
+            roadLost += 1
+            if roadLost >= options.switchFixes {
+                roadLost = 0
+                return nil
+            }
+            return kept
+        }
+        roadLost = 0
+        guard let challenger, challenger.name != kept.name else {
+            pendingRoad = nil
+            return kept
+        }
+        let evidence: Bool
+        let source = self.source, junctionDistance = options.junctionDistance
+        func nearJunction() -> Bool {
+            source.hasIntersection(latitude: fix.latitude, longitude: fix.longitude, within: junctionDistance)
+        }
+        if let direction {
+            let keptAlong = Self.isAlong(kept, direction: direction, angle: options.alignmentAngle)
+            let challengerAlong = Self.isAlong(challenger, direction: direction, angle: options.alignmentAngle)
+            if challengerAlong && !keptAlong {
+                evidence = true
+            } else if options.sticky && nearJunction() {
+                evidence = false
+            } else {
+                evidence = challenger.distance < kept.distance
+            }
+        } else {
+            // No direction (standing, or no course): only a clearly nearer road, away from junctions.
+            evidence = !(options.sticky && nearJunction()) && challenger.distance + options.roadMargin < kept.distance
+        }
+        guard evidence else {
+            pendingRoad = nil
+            return kept
+        }
+        var pending: (name: String, fixes: Int, travelled: Double) = pendingRoad.flatMap { $0.name == challenger.name ? $0 : nil } ?? (challenger.name, 0, 0)
+        pending.fixes += 1
+        if pending.fixes > 1 { pending.travelled += fix.step }
+        if pending.fixes >= options.switchFixes || pending.travelled >= options.releaseDistance {
+            pendingRoad = nil
+            return challenger
+        }
+        pendingRoad = pending
+        return kept
+    }
+
+    /// Whether the user, going `direction`, runs along `road`: its segment runs that way (within
+    /// `angle`, either way) and the user is beside it, not past its end (the nearest point is
+    /// abeam, within 30° of square to the road, or less than 5 m away).
+    static func isAlong(_ road: RoadMatch, direction: Double, angle: Double) -> Bool {
+        guard runs(road.direction, along: direction, within: angle) else { return false }
+        guard road.distance >= 5 else { return true }
+        let offset = Compass.difference(road.bearing, road.direction)
+        return offset >= 60 && offset <= 120
     }
 
     /// Whether a road whose segment points `roadDirection` runs along `direction` (either way) within `angle` degrees.
@@ -138,58 +369,113 @@ public struct LocationContext<Source: LocationSource> {
         return difference <= angle || difference >= 180 - angle
     }
 
-    /// The nearest main intersection on `road` within reach and within the angle of the fix's direction.
-    func intersectionAhead(on road: String, at fix: LocationFix) -> IntersectionMatch? {
-        guard let direction = fix.direction?.degrees else { return nil }
-        return source.intersectionAhead(on: road, latitude: fix.latitude, longitude: fix.longitude, within: options.intersectionDistance,
-                                        direction: direction, angle: options.aheadAngle)
+    /// The nearest place rule: a different place must be nearer by the margin.
+    mutating func chooseNearestPlace(latitude: Double, longitude: Double) -> NearbyPlace? {
+        let found = source.places(latitude: latitude, longitude: longitude, within: options.placeDistance, limit: 8)
+        guard let best = found.first else {
+            place = nil
+            return nil
+        }
+        if let kept = place, let again = found.first(where: { $0.name == kept.name }), best.distance + options.placeMargin >= again.distance {
+            place = again
+        } else {
+            place = best
+        }
+        return place
+    }
+
+    /// The intersection-ahead rule on `road`; `reset` after a road change or the first fix.
+    mutating func chooseAhead(on road: RoadMatch, fix: TrackSmoother.Smoothed, reset: Bool) -> IntersectionMatch? {
+        var found: IntersectionMatch?
+        if let direction = fix.direction {
+            // The road's own direction, turned the walker's way, from the point on the road.
+            let roadWay = Compass.difference(road.direction, direction) <= 90 ? road.direction : Compass.normalised(road.direction + 180)
+            let pointLatitude = road.latitude ?? fix.latitude, pointLongitude = road.longitude ?? fix.longitude
+            found = source.intersectionAhead(on: road.name, latitude: pointLatitude, longitude: pointLongitude, direction: roadWay, cone: options.aheadCone)
+        }
+        if reset {
+            pendingAhead = nil
+            ahead = found
+        } else if found?.streetNames == ahead?.streetNames {
+            pendingAhead = nil
+            if let new = found, let held = ahead, new.distance > held.distance, new.distance - held.distance <= options.holdMargin {
+                ahead?.bearing = new.bearing  // hold the distance: noise, not the walker
+            } else {
+                ahead = found
+            }
+        } else {
+            let fixes = pendingAhead.map { $0.names == found?.streetNames ? $0.fixes + 1 : 1 } ?? 1
+            pendingAhead = (found?.streetNames, fixes)
+            // Passing the one held (less than the hold margin ahead) takes the next at once.
+            if fixes >= options.switchFixes || ahead == nil || (ahead?.distance ?? .infinity) < options.passingDistance {
+                pendingAhead = nil
+                ahead = found
+            }  // else the one held stays for now
+        }
+        return ahead
+    }
+
+    /// What changed from `old` to `new` (everything when there is no old).
+    mutating func changes(from old: LocationSense?, to new: LocationSense) -> LocationChanges {
+        let newAhead = new.intersectionAhead?.streetNames
+        var changes: LocationChanges = []
+        if let newAhead, newAhead != lastAnnouncedAhead { changes.insert(.intersectionAhead) }
+        if let newAhead { lastAnnouncedAhead = newAhead }
+        guard let old else { return [.kind, .road, .area, .intersectionAhead, .nearestPlace] }
+        if old.kindName != new.kindName { changes.insert(.kind) }
+        if old.roadAlong?.name != new.roadAlong?.name { changes.insert(.road) }
+        if old.area?.name != new.area?.name { changes.insert(.area) }
+        if old.nearestPlace?.name != new.nearestPlace?.name { changes.insert(.nearestPlace) }
+        return changes
     }
 }
 
 extension LocationSense {
-    /// The sense in English sentences for a screen reader, e.g. `["You are heading north along
-    /// Keskuskatu.", "Intersection with Aleksanterinkatu is 40 m north.", "Stockmann is 25 m east."]`.
-    ///
-    /// `direction` is the fix's (``LocationFix/direction``): "heading" for a course, "facing" for a
-    /// compass. Distances are rounded to whole metres; directions are the eight compass sectors.
-    public func callouts(direction: (degrees: Double, isFacing: Bool)? = nil) -> [String] {
-        func place(_ place: NearbyPlace?) -> [String] {
-            guard let place else { return [] }
-            return ["\(place.name) is \(Self.metres(place.distance)) \(Compass.direction(place.bearing))."]
-        }
+    /// "along_road", "inside", "other" or "unknown".
+    public var kindName: String {
         switch self {
-        case .unknown:
-            return ["Nothing known nearby."]
-        case let .inside(area, nearestPlace):
-            return ["You are inside \(area.name)."] + place(nearestPlace)
-        case let .alongRoad(road, ahead, nearestPlace):
-            var lines: [String]
-            if let direction {
-                lines = ["You are \(direction.isFacing ? "facing" : "heading") \(Compass.direction(direction.degrees)) along \(road.name)."]
-            } else {
-                lines = ["You are along \(road.name)."]
-            }
-            if let ahead {
-                let others = ahead.streetNames.filter { $0 != road.name }
-                let names = others.isEmpty ? road.name : Self.list(others)
-                lines.append("Intersection with \(names) is \(Self.metres(ahead.distance)) \(Compass.direction(ahead.bearing)).")
-            }
-            return lines + place(nearestPlace)
-        case let .other(nearestRoad, nearestPlace):
-            var lines: [String] = []
-            if let nearestRoad { lines.append("\(nearestRoad.name) is \(Self.metres(nearestRoad.distance)) away.") }
-            return lines + place(nearestPlace)
+        case .unknown: return "unknown"
+        case .inside: return "inside"
+        case .alongRoad: return "along_road"
+        case .other: return "other"
         }
     }
 
-    /// "40 m" (whole metres).
-    static func metres(_ distance: Double) -> String {
-        "\(Int((distance.isFinite ? max(0, distance) : 0).rounded())) m"
+    /// The road along, or the nearest road.
+    public var road: RoadMatch? {
+        switch self {
+        case .unknown: return nil
+        case let .inside(_, road, _): return road
+        case let .alongRoad(road, _, _): return road
+        case let .other(road, _): return road
+        }
     }
 
-    /// "A", "A and B", "A, B and C".
-    static func list(_ names: [String]) -> String {
-        guard names.count > 1, let last = names.last else { return names.first ?? "" }
-        return names.dropLast().joined(separator: ", ") + " and " + last
+    /// The road the user is along (of an ``alongRoad`` sense only).
+    public var roadAlong: RoadMatch? {
+        if case let .alongRoad(road, _, _) = self { return road }
+        return nil
+    }
+
+    /// The area the user is inside.
+    public var area: NearbyPlace? {
+        if case let .inside(area, _, _) = self { return area }
+        return nil
+    }
+
+    /// The intersection ahead.
+    public var intersectionAhead: IntersectionMatch? {
+        if case let .alongRoad(_, ahead, _) = self { return ahead }
+        return nil
+    }
+
+    /// The nearest place.
+    public var nearestPlace: NearbyPlace? {
+        switch self {
+        case .unknown: return nil
+        case let .inside(_, _, place): return place
+        case let .alongRoad(_, _, place): return place
+        case let .other(_, place): return place
+        }
     }
 }

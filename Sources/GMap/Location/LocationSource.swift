@@ -41,13 +41,23 @@ public struct RoadMatch: Sendable, Equatable {
     /// The direction of the road's nearest segment, degrees clockwise from north (0 ..< 360, in
     /// the direction the segment is stored; the road runs both ways).
     public var direction: Double
+    /// The bearing from the user to the road's nearest point, degrees clockwise from north (0 when
+    /// the user is on it).
+    public var bearing: Double
+    /// The road's nearest point (the user's position projected onto the road), in degrees; nil
+    /// when the source does not say.
+    public var latitude: Double?, longitude: Double?
 
     /// A match from its parts.
-    public init(name: String, roadClass: String, distance: Double, direction: Double) {
+    public init(name: String, roadClass: String, distance: Double, direction: Double, bearing: Double = 0,
+                latitude: Double? = nil, longitude: Double? = nil) {
         self.name = name
         self.roadClass = roadClass
         self.distance = distance
         self.direction = direction
+        self.bearing = bearing
+        self.latitude = latitude
+        self.longitude = longitude
     }
 }
 
@@ -61,13 +71,17 @@ public struct IntersectionMatch: Sendable, Equatable {
     public var bearing: Double
     /// Whether it is worth announcing (two named main roads, a roundabout, or a street changing class).
     public var isMain: Bool
+    /// Where it is, in degrees; nil when the source does not say.
+    public var latitude: Double?, longitude: Double?
 
     /// A match from its parts.
-    public init(streetNames: [String], distance: Double, bearing: Double, isMain: Bool) {
+    public init(streetNames: [String], distance: Double, bearing: Double, isMain: Bool, latitude: Double? = nil, longitude: Double? = nil) {
         self.streetNames = streetNames
         self.distance = distance
         self.bearing = bearing
         self.isMain = isMain
+        self.latitude = latitude
+        self.longitude = longitude
     }
 }
 
@@ -111,6 +125,62 @@ public protocol LocationSource {
                            direction: Double, angle: Double) -> IntersectionMatch?
     /// Whether some intersection lies within `radius` metres. The default asks ``intersections(latitude:longitude:within:)``.
     func hasIntersection(latitude: Double, longitude: Double, within radius: Double) -> Bool
+    /// The intersection ahead on the walker's own way (see ``AheadCone``): of the main
+    /// intersections that have `road` among their streets, lie within the cone's radius and angle
+    /// of `direction` as seen from the point, and no farther off the line through the point along
+    /// `direction` than the cone allows, the first by ``AheadCone/rank(distance:offset:)`` (the
+    /// distance ahead plus a penalty for the distance to the side, so that of a dual
+    /// carriageway's two junctions with one street the one on the walker's own side wins; ties by
+    /// straight distance, then names); its ``IntersectionMatch/distance`` is measured along that
+    /// line (the distance ahead, not the straight one). The default filters
+    /// ``intersections(latitude:longitude:within:)``; a source may answer faster.
+    func intersectionAhead(on road: String, latitude: Double, longitude: Double, direction: Double, cone: AheadCone) -> IntersectionMatch?
+}
+
+/// Where an intersection must lie to be "ahead" on the walker's own way: within `radius` metres,
+/// within `angle` degrees of the direction, and at most `lateral` + `lateralPerMetre` × (distance
+/// ahead) metres off the line along the direction. The lateral limit keeps the junction on the
+/// other carriageway of a dual carriageway (15–30 m to the side) out, while a straight or gently
+/// curving street keeps its junctions in.
+public struct AheadCone: Sendable, Equatable {
+    /// How far ahead, in metres.
+    public var radius: Double
+    /// How far off the direction, in degrees, as seen from the point.
+    public var angle: Double
+    /// How far off the line at the point itself, in metres.
+    public var lateral: Double
+    /// How much farther off the line it may be per metre ahead.
+    public var lateralPerMetre: Double
+    /// What a metre to the side costs against a metre ahead when ranking.
+    public var lateralWeight: Double
+
+    /// A cone from its parts.
+    public init(radius: Double, angle: Double, lateral: Double, lateralPerMetre: Double, lateralWeight: Double = 2) {
+        self.radius = radius
+        self.angle = angle
+        self.lateral = lateral
+        self.lateralPerMetre = lateralPerMetre
+        self.lateralWeight = lateralWeight
+    }
+
+    /// The rank of a point inside the cone (smaller first): its distance ahead plus
+    /// ``lateralWeight`` times its distance to the side; nil outside the cone. Never less than
+    /// `distance` × cos(``angle``), so a search in order of distance can stop early.
+    public func rank(distance: Double, offset: Double) -> Double? {
+        guard let along = ahead(distance: distance, offset: offset) else { return nil }
+        let side = abs(distance * Trigonometry.sin(offset * Double.pi / 180))
+        return along + lateralWeight * side
+    }
+
+    /// Whether a point `distance` metres away at `offset` degrees off the direction is inside the
+    /// cone; its distance ahead (along the direction) when it is.
+    public func ahead(distance: Double, offset: Double) -> Double? {
+        guard distance <= radius, abs(offset) <= angle else { return nil }
+        let radians = offset * Double.pi / 180
+        let along = distance * Trigonometry.cos(radians), side = abs(distance * Trigonometry.sin(radians))
+        guard side <= lateral + lateralPerMetre * max(0, along) else { return nil }
+        return max(0, along)
+    }
 }
 
 extension LocationSource {
@@ -123,6 +193,20 @@ extension LocationSource {
 
     public func hasIntersection(latitude: Double, longitude: Double, within radius: Double) -> Bool {
         !intersections(latitude: latitude, longitude: longitude, within: radius).isEmpty
+    }
+
+    public func intersectionAhead(on road: String, latitude: Double, longitude: Double, direction: Double, cone: AheadCone) -> IntersectionMatch? {
+        var best: (match: IntersectionMatch, rank: Double)?
+        for match in intersections(latitude: latitude, longitude: longitude, within: cone.radius)
+        where match.isMain && match.streetNames.contains(road) {
+            let offset = Compass.signedDifference(match.bearing, direction)
+            guard let along = cone.ahead(distance: match.distance, offset: offset), let rank = cone.rank(distance: match.distance, offset: offset),
+                  rank < (best?.rank ?? .infinity) else { continue }
+            var ahead = match
+            ahead.distance = along
+            best = (ahead, rank)
+        }
+        return best?.match
     }
 }
 
@@ -142,6 +226,12 @@ public enum Compass {
     /// The sector name of a bearing: north for 337.5 ..< 22.5, and so on.
     public static func direction(_ degrees: Double) -> String {
         directions[Int((normalised(degrees) + 22.5) / 45) % 8]
+    }
+
+    /// The angle from bearing `b` to bearing `a`, in -180 ..< 180 (positive: `a` is clockwise of `b`).
+    public static func signedDifference(_ a: Double, _ b: Double) -> Double {
+        let d = normalised(a - b)
+        return d >= 180 ? d - 360 : d
     }
 
     /// The smallest angle between two bearings, 0 … 180.

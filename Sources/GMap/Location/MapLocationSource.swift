@@ -41,7 +41,9 @@ public struct MapLocationSource: LocationSource {
         for line in roadLayer.nearestLines(latitude: latitude, longitude: longitude, within: radius) {
             let name = line.feature.property("name") ?? line.feature.id
             guard !matches.contains(where: { $0.name == name }) else { continue }
-            matches.append(RoadMatch(name: name, roadClass: line.feature.property("class") ?? "", distance: line.distance, direction: line.direction))
+            let bearing = line.distance > 0 ? Compass.bearing(fromLatitude: latitude, longitude: longitude, toLatitude: line.latitude, longitude: line.longitude) : 0
+            matches.append(RoadMatch(name: name, roadClass: line.feature.property("class") ?? "", distance: line.distance, direction: line.direction,
+                                     bearing: bearing, latitude: line.latitude, longitude: line.longitude))
         }
         return matches
     }
@@ -50,8 +52,8 @@ public struct MapLocationSource: LocationSource {
         guard let layer = intersectionLayer else { return [] }
         return layer.nearestPoints(latitude: latitude, longitude: longitude, within: radius).map { point in
             let names = Self.streetNames(of: point.feature.id)
-            return IntersectionMatch(streetNames: names, distance: point.distance,
-                                     bearing: point.bearing, isMain: point.feature.property("main") == "yes")
+            return IntersectionMatch(streetNames: names, distance: point.distance, bearing: point.bearing,
+                                     isMain: point.feature.property("main") == "yes", latitude: point.latitude, longitude: point.longitude)
         }
     }
 
@@ -108,10 +110,45 @@ public struct MapLocationSource: LocationSource {
                   Self.streetNames(of: feature.idBytes).contains(roadBytes) else { continue }
             let match = layer.pointMatch(candidate, from: latitude, longitude)
             guard match.distance <= radius, Compass.difference(match.bearing, direction) <= angle else { continue }
-            found.append(IntersectionMatch(streetNames: Self.streetNames(of: feature.id), distance: match.distance, bearing: match.bearing, isMain: true))
+            found.append(IntersectionMatch(streetNames: Self.streetNames(of: feature.id), distance: match.distance, bearing: match.bearing, isMain: true,
+                                           latitude: match.latitude, longitude: match.longitude))
             found.sort { ($0.distance, $0.streetNames.joined(separator: "\u{1}")) < ($1.distance, $1.streetNames.joined(separator: "\u{1}")) }
         }
         return found.first
+    }
+
+    /// The nearest main intersection on `road` inside `cone` (see ``LocationSource``): walks the
+    /// intersections in planar order and measures on the ellipsoid only those that pass the cheap
+    /// tests, as ``intersectionAhead(on:latitude:longitude:within:direction:angle:)`` does.
+    public func intersectionAhead(on road: String, latitude: Double, longitude: Double, direction: Double, cone: AheadCone) -> IntersectionMatch? {
+        guard let layer = intersectionLayer, layer.geometryKind == .points, Quantizer.isValid(latitude: latitude, longitude: longitude),
+              cone.radius.isFinite, cone.radius >= 0 else { return nil }
+        let candidates = layer.pointCandidates(plane: LocalPlane(latitude: latitude, longitude: longitude), within: cone.radius)
+        var found: (match: IntersectionMatch, rank: Double)?
+        let roadBytes = Array(road.utf8)
+        // A looser cone for the planar pre-test (a degree and half a metre wider).
+        var loose = cone
+        loose.angle += 1
+        loose.lateral += 0.5
+        loose.radius = cone.radius * GMap.planarSlack + 0.05
+        let floor = Trigonometry.cos(min(89, loose.angle) * Double.pi / 180) / GMap.planarSlack
+        for candidate in candidates {
+            let planar = candidate.squared.squareRoot()
+            // Every later candidate ranks at least its distance times cos(angle).
+            if let best = found, planar * floor > best.rank + 0.05 { break }
+            let planarBearing = Compass.normalised(Trigonometry.atan2(candidate.east, candidate.north) * 180 / Double.pi)
+            guard planar < 1 || loose.ahead(distance: planar, offset: Compass.signedDifference(planarBearing, direction)) != nil else { continue }
+            let feature = Feature(map: layer, index: candidate.feature)
+            guard let main = feature.propertyValueBytes(forKey: "main"), main.elementsEqual("yes".utf8),
+                  Self.streetNames(of: feature.idBytes).contains(roadBytes) else { continue }
+            let match = layer.pointMatch(candidate, from: latitude, longitude)
+            let offset = Compass.signedDifference(match.bearing, direction)
+            guard let along = cone.ahead(distance: match.distance, offset: offset), let rank = cone.rank(distance: match.distance, offset: offset) else { continue }
+            if let best = found, best.rank <= rank { continue }
+            found = (IntersectionMatch(streetNames: Self.streetNames(of: feature.id), distance: along, bearing: match.bearing, isMain: true,
+                                       latitude: match.latitude, longitude: match.longitude), rank)
+        }
+        return found?.match
     }
 
     /// The intersections along `road`, a feature of the road layer, in order along each of its

@@ -48,11 +48,11 @@ public struct LocationMapSummary: Sendable {
 /// (about 1 cm).
 public enum LocationMapBuilder {
     /// The map's bytes and what it holds. `includePaths` keeps footways, cycleways, paths and
-    /// steps as roads too; `metadata` goes to the map's `META` section (source file, licence).
-    public static func build(_ data: OSMData, includePaths: Bool = false,
+    /// steps as roads too; `profile` says which roads a walker is offered (``RoadProfile``); `metadata` goes to the map's `META` section (source file, licence).
+    public static func build(_ data: OSMData, includePaths: Bool = false, profile: RoadProfile = .pedestrian,
                              metadata: [(key: String, value: String)] = []) throws -> (bytes: [UInt8], summary: LocationMapSummary) {
-        let network = StreetNetwork(data, includePaths: includePaths)
-        let places = OSMPlaces(data)
+        let network = StreetNetwork(data, includePaths: includePaths, profile: profile)
+        let places = OSMPlaces(data, profile: profile)
         guard !network.streets.isEmpty else {
             throw BuildError("the OSM data has no named \(includePaths ? "roads or paths" : "roads") (highway ways with a name or ref), so there is no road layer to build")
         }

@@ -75,7 +75,9 @@ public struct NetworkLocationSource: LocationSource {
             guard distance <= radius else { continue }
             let direction = Compass.bearing(fromLatitude: found.segment.a.latitude, longitude: found.segment.a.longitude,
                                             toLatitude: found.segment.b.latitude, longitude: found.segment.b.longitude)
-            matches.append(RoadMatch(name: name, roadClass: network.streets[found.segment.street].highwayClass, distance: distance, direction: direction))
+            let bearing = distance > 0 ? Compass.bearing(fromLatitude: latitude, longitude: longitude, toLatitude: found.point.latitude, longitude: found.point.longitude) : 0
+            matches.append(RoadMatch(name: name, roadClass: network.streets[found.segment.street].highwayClass, distance: distance, direction: direction,
+                                     bearing: bearing, latitude: found.point.latitude, longitude: found.point.longitude))
         }
         return matches.sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }
     }
@@ -89,7 +91,7 @@ public struct NetworkLocationSource: LocationSource {
             let names = Set(intersection.legs.map { network.streets[$0.street].name }).sorted()
             matches.append(IntersectionMatch(streetNames: names, distance: distance,
                                              bearing: Compass.bearing(fromLatitude: latitude, longitude: longitude, toLatitude: node.latitude, longitude: node.longitude),
-                                             isMain: intersection.isMain))
+                                             isMain: intersection.isMain, latitude: node.latitude, longitude: node.longitude))
         }
         return matches.sorted { ($0.distance, $0.streetNames.joined(separator: "\u{1}")) < ($1.distance, $1.streetNames.joined(separator: "\u{1}")) }
     }

@@ -84,8 +84,13 @@ public struct OSMPlaces: Sendable {
     /// Named multipolygon relations skipped because the extract does not hold all of them or their rings do not close.
     public var incompleteRelations = 0
 
-    /// The places, addresses and areas of `data`.
-    public init(_ data: OSMData) {
+    /// The places, addresses and areas of `data`. The pedestrian `profile` (the default) leaves
+    /// out areas under the surface (``RoadProfile/isUnderground(_:)``, or `location=underground`):
+    /// a walker in the street is not inside the shopping level beneath it.
+    public init(_ data: OSMData, profile: RoadProfile = .pedestrian) {
+        func isSurfaceArea(_ tag: (String) -> String?) -> Bool {
+            profile == .all || !(RoadProfile.isUnderground(tag) || tag("location") == "underground")
+        }
         for node in data.nodes {
             if let name = node.tag("name"), let category = Self.category(of: node.tags, keys: Self.placeKeys) {
                 places.append(OSMPlace(name: name, category: category, latitude: node.latitude, longitude: node.longitude, source: (.node, node.id)))
@@ -98,7 +103,7 @@ public struct OSMPlaces: Sendable {
             let name = way.tag("name")
             let isStreet = way.tag("highway") != nil && way.tag("area") != "yes"
             if let name, way.isClosed, !isStreet, let category = Self.category(of: way.tags, keys: Self.areaKeys) {
-                areas.append(OSMArea(name: name, category: category, polygons: [[nodes]], source: (.way, way.id)))
+                if isSurfaceArea(way.tag) { areas.append(OSMArea(name: name, category: category, polygons: [[nodes]], source: (.way, way.id))) }
             } else if let name, way.tag("highway") == nil, let category = Self.category(of: way.tags, keys: Self.placeKeys) {
                 places.append(OSMPlace(name: name, category: category, latitude: centre.latitude, longitude: centre.longitude, source: (.way, way.id)))
             }
@@ -106,7 +111,8 @@ public struct OSMPlaces: Sendable {
         }
         let waysByID = Dictionary(data.ways.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for relation in data.relations where relation.tag("type") == "multipolygon" {
-            guard let name = relation.tag("name"), let category = Self.category(of: relation.tags, keys: Self.areaKeys) else { continue }
+            guard let name = relation.tag("name"), let category = Self.category(of: relation.tags, keys: Self.areaKeys),
+                  isSurfaceArea(relation.tag) else { continue }
             guard let polygons = Self.polygons(of: relation, ways: waysByID, data: data) else {
                 incompleteRelations += 1
                 continue

@@ -22,9 +22,64 @@ public enum StreetClass {
     }
 }
 
+/// Which roads a location map keeps for its user: a walker's (the default) or every road.
+public enum RoadProfile: String, Sendable, CaseIterable {
+    /// A surface walker's network: no motorways, no ways closed to walkers (`foot=no`, or
+    /// `access=no`/`private` without a `foot` permission), no ways under the surface (`layer` < 0,
+    /// `tunnel`, `indoor`, `level` < 0), so that a walker is never said to be along a road they
+    /// cannot be on.
+    case pedestrian
+    /// Every kept street, as ``StreetClass`` says (the behaviour before profiles).
+    case all
+
+    /// Road classes a walker is never along.
+    public static let motorways: Set<String> = ["motorway", "motorway_link"]
+
+    /// Whether a way tagged `highway=highway` with `tags` belongs to this profile's network. Ways
+    /// drawn as areas (`area=yes`: pedestrian squares) are never roads, in any profile: they are areas.
+    public func keeps(highway: String, tag: (String) -> String?) -> Bool {
+        if tag("area") == "yes" { return false }
+        guard self == .pedestrian else { return true }
+        if Self.motorways.contains(highway) { return false }
+        let foot = tag("foot")
+        if foot == "no" { return false }
+        let footAllowed = foot == "yes" || foot == "designated" || foot == "permissive"
+        if let access = tag("access"), access == "no" || access == "private", !footAllowed { return false }
+        return !Self.isUnderground(tag)
+    }
+
+    /// Whether a way is under the surface: `layer` below 0, a `tunnel` or `indoor` tag other than
+    /// `no`, or a `level` whose lowest value (of a `;` list or a `-1-0` range) is below 0.
+    public static func isUnderground(_ tag: (String) -> String?) -> Bool {
+        if let layer = tag("layer").flatMap({ Double($0.trimmed) }), layer < 0 { return true }
+        for key in ["tunnel", "indoor"] { if let value = tag(key), value != "no" { return true } }
+        if let level = tag("level") {
+            // "-1", "-1;0", "-2--1": the first number of each part is its lowest.
+            for part in level.split(separator: ";") {
+                let text = part.trimmed
+                var end = text.startIndex
+                if end < text.endIndex, text[end] == "-" { end = text.index(after: end) }
+                while end < text.endIndex, text[end].isNumber || text[end] == "." { end = text.index(after: end) }
+                if let value = Double(text[text.startIndex..<end]), value < 0 { return true }
+            }
+        }
+        return false
+    }
+}
+
+extension StringProtocol {
+    /// The text without spaces at either end.
+    var trimmed: String {
+        var text = Substring(self)
+        while text.first == " " { text = text.dropFirst() }
+        while text.last == " " { text = text.dropLast() }
+        return String(text)
+    }
+}
+
 /// A street: the ways of one name and one class, joined where they share an end node.
 public struct Street: Sendable, Equatable {
-    /// The street's name (`name`, else `ref`).
+    /// The street's name (`name`, else "road " and its `ref`: see ``StreetNetwork/streetName(name:ref:)``).
     public var name: String
     /// The ways' `highway` value.
     public var highwayClass: String
@@ -60,7 +115,8 @@ public struct Intersection: Sendable, Equatable {
 
 /// The streets and intersections of OSM data, for the location sense (issue 13).
 ///
-/// **Streets**: every kept way (``StreetClass``) that has a `name` (or else a `ref`); ways of the
+/// **Streets**: every kept way (``StreetClass``, and the ``RoadProfile``) that has a `name` (or
+/// else a `ref`, read "road REF"); ways of the
 /// same name and class are one street, and ways that share an end node are joined into one
 /// polyline. A way cut by the extract's edge keeps its pieces that the file holds.
 ///
@@ -77,8 +133,16 @@ public struct StreetNetwork: Sendable {
     /// How far along a leg its bearing is taken, in metres.
     public static let legBearingDistance = 25.0
 
-    /// The network of `data`'s ways; paths too when `includePaths`.
-    public init(_ data: OSMData, includePaths: Bool = false) {
+    /// The name a street is known by: its `name`, else "road " and its `ref` (a road known only by
+    /// its number reads "road 170"), else nil (not a street).
+    public static func streetName(name: String?, ref: String?) -> String? {
+        if let name, !name.isEmpty { return name }
+        if let ref, !ref.isEmpty { return "road \(ref)" }
+        return nil
+    }
+
+    /// The network of `data`'s ways that `profile` keeps; paths too when `includePaths`.
+    public init(_ data: OSMData, includePaths: Bool = false, profile: RoadProfile = .pedestrian) {
         // Ways kept, with their street key.
         struct Key: Hashable, Comparable {
             var name: String, highwayClass: String
@@ -87,7 +151,7 @@ public struct StreetNetwork: Sendable {
         var waysByStreet: [Key: [OSMWay]] = [:]
         for way in data.ways {
             guard let highway = way.tag("highway"), StreetClass.isKept(highway, includePaths: includePaths),
-                  let name = way.tag("name") ?? way.tag("ref") else { continue }
+                  profile.keeps(highway: highway, tag: way.tag), let name = Self.streetName(name: way.tag("name"), ref: way.tag("ref")) else { continue }
             waysByStreet[Key(name: name, highwayClass: highway), default: []].append(way)
         }
         var streetOfWay: [Int64: Int] = [:]
