@@ -36,6 +36,9 @@ enum HelpText {
                                                  along, the intersection ahead, places
       gmap where MAP --replay FILE|- [--every | --throttled] [--json]
                                                  the same for a track of time,lat,lon lines
+      gmap nearby MAP LATITUDE LONGITUDE [--heading DEG] [--ahead] [--within DIST]
+                  [--category C] [--limit N] [--json]
+                                                 the named places around, or ahead, nearest first
       gmap find [MAP] TEXT [--layer NAME] [--exact] [--json]
                                                  features by id or name
       gmap export MAP -o OUT.geojson [--layer NAME]
@@ -65,6 +68,7 @@ enum HelpText {
       gmap render world.gmap -o world.png --width 1200
       gmap build --osm Helsinki.osm.pbf -o helsinki.gmap
       gmap where helsinki.gmap 60.1690 24.9396 --course 330
+      gmap nearby helsinki.gmap 60.1690 24.9396 --heading 330 --ahead
 
     EXIT CODES
       0 success   1 the point is in no feature   2 bad usage or input (a message says what)

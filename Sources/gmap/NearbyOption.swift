@@ -3,8 +3,9 @@ import GMap
 /// `gmap query … --nearest DISTANCE`: parsing the radius, and printing answers that may be nearby.
 enum NearbyOption {
     /// Parses a radius: a plain decimal number with an optional unit, `m` or `km` (`500m`, `2.5km`,
-    /// `10 km`); no unit means metres. Negative, non-numeric and over-large radii are errors.
-    static func metres(_ text: String) throws -> Double {
+    /// `10 km`); no unit means metres. Negative, non-numeric and over-large radii (above `maximum`
+    /// metres) are errors, named as `option` (`--nearest`; `gmap nearby`'s `--within`).
+    static func metres(_ text: String, option: String = "--nearest", maximum: Double = GMap.maximumNearbyRadius) throws -> Double {
         let examples = "for example 500m or 10km; a plain number is metres"
         // The unit is the trailing run of letters; the rest, without trailing spaces, is the number.
         var unitStart = text.endIndex
@@ -13,18 +14,19 @@ enum NearbyOption {
         while number.last == " " { number = number.dropLast() }
         let unit = text[unitStart...].lowercased()
         guard let value = CoordinateParser.number(number) else {
-            throw CommandFailure(message: "--nearest '\(text)' is not a distance (\(examples))")
+            throw CommandFailure(message: "\(option) '\(text)' is not a distance (\(examples))")
         }
         let scale: Double
         switch unit {
         case "", "m": scale = 1
         case "km": scale = 1000
-        default: throw CommandFailure(message: "--nearest '\(text)': unknown unit '\(text[unitStart...])'; use m or km (\(examples))")
+        default: throw CommandFailure(message: "\(option) '\(text)': unknown unit '\(text[unitStart...])'; use m or km (\(examples))")
         }
         let metres = value * scale
-        guard metres >= 0 else { throw CommandFailure(message: "--nearest '\(text)' must not be negative") }
-        guard metres <= GMap.maximumNearbyRadius else {
-            throw CommandFailure(message: "--nearest '\(text)' is more than the largest radius, \(Int(GMap.maximumNearbyRadius / 1000))km")
+        guard metres >= 0 else { throw CommandFailure(message: "\(option) '\(text)' must not be negative") }
+        guard metres <= maximum else {
+            let largest = maximum >= 1000 && maximum.truncatingRemainder(dividingBy: 1000) == 0 ? "\(Int(maximum / 1000))km" : "\(Int(maximum))m"
+            throw CommandFailure(message: "\(option) '\(text)' is more than the largest radius, \(largest)")
         }
         return metres
     }
