@@ -86,13 +86,7 @@ public struct PlaceAround: Sendable, Equatable {
     /// key when the value is `yes` or empty (`building=yes` → "building"); underscores become
     /// spaces (`railway=tram_stop` → "tram stop"). Text without `=` is taken whole.
     public static func spokenCategory(_ category: String) -> String {
-        let bytes = Array(category.utf8)
-        var word: ArraySlice<UInt8> = bytes[...]
-        if let equals = bytes.firstIndex(of: UInt8(ascii: "=")) {
-            let key = bytes[..<equals], value = bytes[(equals + 1)...]
-            word = value.isEmpty || value.elementsEqual("yes".utf8) ? key : value
-        }
-        return String(decoding: word.map { $0 == UInt8(ascii: "_") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+        LocationWords.kind(of: category)
     }
 
     /// Whether `filter` names `category`: it equals the whole `key=value`, the key, the value or
