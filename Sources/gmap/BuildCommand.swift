@@ -6,13 +6,14 @@ import GMapCodecs
 /// `gmap build INPUT -o OUTPUT [options]`.
 enum BuildCommand: Command {
     static let name = "build"
-    static let options: Set<String> = ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth", "--layer", "--format", "--simplify", "--top", "--osm", "--geometry", "--meta", "--profile"]
+    static let options: Set<String> = ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth", "--layer", "--format", "--simplify", "--top", "--osm", "--geometry", "--meta", "--profile", "--languages"]
     static let flags: Set<String> = ["--quiet", "-q", "--coast-buffer", "--paths"]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         if list.value("--osm") != nil { return try OSMBuild.run(list) }
         if list.has("--paths") { throw CommandFailure(message: "--paths only applies with --osm FILE.osm.pbf (footways, cycleways, paths and steps as roads)") }
         if list.value("--profile") != nil { throw CommandFailure(message: "--profile only applies with --osm FILE.osm.pbf (which roads a location map keeps)") }
+        if list.value("--languages") != nil { throw CommandFailure(message: "--languages only applies with --osm FILE.osm.pbf (the names in other languages a location map keeps)") }
         let layers = try list.values("--layer").map(LayerArgument.parse)
         guard layers.isEmpty ? list.positional.count == 1 : list.positional.isEmpty else {
             throw CommandFailure(message: layers.isEmpty
@@ -360,7 +361,7 @@ extension BuildCommand {
                           written. Format 2 always writes entries.
       -q, --quiet         print no summary
 
-    gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths] [--profile pedestrian|all] [-q]
+    gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths] [--profile pedestrian|all] [--languages LIST] [-q]
 
     Builds a location map, for gmap where, from an OpenStreetMap extract (PBF: zlib or raw
     blobs, dense or plain nodes, ways, multipolygon relations). Its layers: roads (lines: one
@@ -382,6 +383,10 @@ extension BuildCommand {
                           permission, and ways under the surface: layer < 0, tunnel, indoor,
                           level < 0) or all (every named street). Ways drawn as areas
                           (area=yes, such as pedestrian squares) are areas in both, not roads.
+      --languages LIST    also keep the names in these languages (OSM's name:LL tags) of
+                          roads, places and areas, for gmap where --language: a comma-separated
+                          list of codes (sv,en), all, or none (default: none; the map stays
+                          smallest). A name equal to the name itself is not kept again.
 
     EXAMPLES
       gmap build countries.geojson -o world.gmap --id iso_a2 --keep name,iso_a3

@@ -34,15 +34,17 @@ enum OSMBuild {
         }
         let includePaths = list.has("--paths")
         let profile = try roadProfile(list)
+        let languages = try self.languages(list)
         let metadata = [
             (key: "generator", value: "gmap \(HelpText.version)"),
             (key: "source", value: input == "-" ? "standard input" : (input as NSString).lastPathComponent),
             (key: "attribution", value: attribution),
             (key: "roads", value: (includePaths ? "streets, footways, cycleways, paths and steps" : "streets") + ", profile \(profile.rawValue)"),
+            (key: "languages", value: languages.map { $0.isEmpty ? "none" : $0.sorted().joined(separator: ",") } ?? "all"),
         ]
         let result: (bytes: [UInt8], summary: LocationMapSummary)
         do {
-            result = try LocationMapBuilder.build(data, includePaths: includePaths, profile: profile, metadata: metadata)
+            result = try LocationMapBuilder.build(data, includePaths: includePaths, profile: profile, languages: languages, metadata: metadata)
         } catch let error as BuildError {
             throw CommandFailure(message: "\(input): \(error.description)")
         }
@@ -52,6 +54,21 @@ enum OSMBuild {
                                         seconds: Date().timeIntervalSince(started)))
         }
         return ExitCode.success
+    }
+
+    /// `--languages LIST|all|none`: the languages whose `name:LL` the map keeps (nil: all); none when absent.
+    static func languages(_ list: ArgumentList) throws -> Set<String>? {
+        guard let text = list.value("--languages") else { return [] }
+        switch text.lowercased() {
+        case "all": return nil
+        case "none", "": return []
+        default:
+            let codes = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            for code in codes where !LocalNames.isLanguageKey("name:" + code) {
+                throw CommandFailure(message: "--languages: '\(code)' is not a language code (two or three lower-case letters, such as sv or en, optionally -Script: zh-Hans); or give all or none")
+            }
+            return Set(codes)
+        }
     }
 
     /// `--profile pedestrian|all`, pedestrian when absent.

@@ -1,5 +1,6 @@
 import Foundation
 import GMap
+import GMapBuilder
 
 /// `gmap where MAP LAT LON [--heading DEG | --course DEG] [--json]` and
 /// `gmap where MAP --replay FILE|- [--every] [--json]`: location sense in words, from a map built
@@ -9,14 +10,22 @@ enum WhereCommand: Command {
     struct Style {
         /// One JSON object per sense instead of the callouts.
         var json: Bool
+        /// The language of the names in callouts (`name:LL`), nil for OSM's `name`.
+        var language: String? = nil
+
+        /// The callouts of `sense`, names in the style's language where the map has them.
+        func callouts(_ sense: LocationSense, direction: (degrees: Double, isFacing: Bool)?, source: MapLocationSource) -> [Callout] {
+            guard let language else { return sense.spokenCallouts(direction: direction) }
+            return sense.spokenCallouts(direction: direction, names: { source.localizedName($0, language: language) ?? $0 })
+        }
     }
 
     static let name = "where"
-    static let options: Set<String> = ["--heading", "--course", "--replay"]
+    static let options: Set<String> = ["--heading", "--course", "--replay", "--language"]
     static let flags: Set<String> = ["--json", "--every", "--throttled"]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
-        let style = Style(json: list.has("--json"))
+        let style = Style(json: list.has("--json"), language: try language(list))
         if let replay = list.value("--replay") {
             for option in ["--heading", "--course"] where list.value(option) != nil {
                 throw CommandFailure(message: "\(option) applies to one point; with --replay, each line's fourth field is its course and the fifth its compass heading")
@@ -29,6 +38,7 @@ enum WhereCommand: Command {
             }
             let source = try openSource(list.positional[0])
             guard let source else { return noRoadLayer(list.positional[0]) }
+            warnWithoutNames(source, style: style, map: list.positional[0])
             let mode: WhereReplay.Mode = list.has("--every") ? .every : list.has("--throttled") ? .throttled : .onChange
             return try WhereReplay(input: replay, mode: mode, style: style).run(source: source)
         }
@@ -45,11 +55,12 @@ enum WhereCommand: Command {
         if heading != nil, course != nil { throw CommandFailure(message: "give --heading (where the user faces) or --course (where the user moves), not both") }
         let fix = LocationFix(latitude: coordinate.latitude, longitude: coordinate.longitude, time: 0, heading: heading ?? nil, course: course ?? nil)
         guard let source = try openSource(mapPath) else { return noRoadLayer(mapPath) }
+        warnWithoutNames(source, style: style, map: mapPath)
         var context = LocationContext(source: source)
         guard let sense = context.update(fix) else {
             throw CommandFailure(message: "no sense for (\(latitude), \(longitude))")  // not reached: a first valid fix always gives one
         }
-        let callouts = sense.spokenCallouts(direction: fix.direction)
+        let callouts = style.callouts(sense, direction: fix.direction, source: source)
         StandardOutput.shared.write(style.json ? SenseJSON.object(sense, callouts: callouts, time: nil) + "\n" : callouts.map { $0.text + "\n" }.joined())
         StandardOutput.shared.flush()
         return sense == .unknown ? ExitCode.notFound : ExitCode.success
@@ -66,6 +77,21 @@ enum WhereCommand: Command {
             break
         }
         throw CommandFailure(message: "usage: gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json], or gmap where MAP --replay FILE|- [--every | --throttled] (see 'gmap help where')")
+    }
+
+    /// `--language CODE`: a language code as `gmap build --languages` takes them.
+    static func language(_ list: ArgumentList) throws -> String? {
+        guard let code = list.value("--language") else { return nil }
+        guard LocalNames.isLanguageKey("name:" + code) else {
+            throw CommandFailure(message: "--language '\(code)' is not a language code (two or three lower-case letters, such as sv or en)")
+        }
+        return code
+    }
+
+    /// Says on stderr when the map has no names in the asked language (callouts then use OSM's `name`).
+    static func warnWithoutNames(_ source: MapLocationSource, style: Style, map: String) {
+        guard let language = style.language, !source.hasNames(in: language) else { return }
+        StandardError.write("gmap where: \(map) has no names in '\(language)'; the names are OSM's own (build the map with --languages \(language))\n")
     }
 
     /// The map's location source; nil when the map has no road layer.
@@ -98,9 +124,9 @@ enum DirectionOption {
 extension WhereCommand {
     /// What `gmap help where` prints.
     static let help = """
-    gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json]
-    gmap where MAP "LATITUDE,LONGITUDE" [--heading DEG | --course DEG] [--json]
-    gmap where MAP --replay FILE|- [--every | --throttled] [--json]
+    gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--language LL] [--json]
+    gmap where MAP "LATITUDE,LONGITUDE" [--heading DEG | --course DEG] [--language LL] [--json]
+    gmap where MAP --replay FILE|- [--every | --throttled] [--language LL] [--json]
 
     Says where the point is, in words a pedestrian can use, from a map built with
     gmap build --osm (its roads, intersections, places and areas layers):
@@ -122,6 +148,9 @@ extension WhereCommand {
                       callout says "facing"; any value is taken modulo 360; nan means none
       --course DEG    where the user moves (GPS course over ground): the callout says
                       "heading". Without either, there is no intersection ahead.
+      --language LL   names in that language (OSM's name:LL, such as sv or en) where the map
+                      has them (gmap build --osm --languages LL), else OSM's name; a map
+                      without any is named on stderr. The words stay English.
       --json          print {"kind": "along_road"|"inside"|"other"|"unknown", "road": {"name",
                       "class", "distance_m", "direction", "bearing"}, "intersection_ahead":
                       {"streets", "distance_m", "bearing", "main"}, "nearest_place": {"name",

@@ -23,9 +23,9 @@ struct WhereReplay {
 
     /// Replays the track on `source`: exit 0, or 2 when a line could not be read (each is named on
     /// stderr with its number, and skipped).
-    func run<Source: LocationSource>(source: Source) throws -> Int32 {
+    func run(source: MapLocationSource) throws -> Int32 {
         var reader = try lineReader()
-        var options = LocationContext<Source>.Options()
+        var options = LocationContext<MapLocationSource>.Options()
         switch mode {
         case .onChange: options.throttle = .onChange
         case .every: options.throttle = .none
@@ -49,7 +49,7 @@ struct WhereReplay {
                 continue
             }
             guard context.update(fix.fix) != nil, let update = context.last else { continue }
-            let callouts = update.sense.spokenCallouts(direction: update.direction)
+            let callouts = style.callouts(update.sense, direction: update.direction, source: source)
             output.write((style.json ? SenseJSON.object(update.sense, callouts: callouts, time: fix.fix.time, changes: update.changes)
                                      : fix.time + " " + callouts.map { $0.text }.joined(separator: " ")) + "\n")
         }

@@ -21,6 +21,12 @@ extension LocationSense {
         spokenCallouts(direction: direction).map { $0.text }
     }
 
+    /// ``spokenCallouts(direction:)`` with every name of a road, place or area given by `names`
+    /// (a map's names in the user's language: ``MapLocationSource/localizedName(_:language:)``).
+    public func spokenCallouts(direction: (degrees: Double, isFacing: Bool)? = nil, names: (String) -> String) -> [Callout] {
+        spokenCallouts(direction: direction, naming: names)
+    }
+
     /// The sense in English sentences, each with the bearing of its subject.
     ///
     /// - `direction` is the fix's (``LocationFix/direction``, or ``LocationUpdate/direction``):
@@ -30,16 +36,20 @@ extension LocationSense {
     /// - Names listed with `;` (OSM's way of giving several) read "A and B"; what a place or
     ///   area is follows its name: "Kiasma, museum" (``LocationWords/kind(of:)``).
     public func spokenCallouts(direction: (degrees: Double, isFacing: Bool)? = nil) -> [Callout] {
+        spokenCallouts(direction: direction, naming: { $0 })
+    }
+
+    private func spokenCallouts(direction: (degrees: Double, isFacing: Bool)?, naming: (String) -> String) -> [Callout] {
         typealias Words = LocationWords
         func place(_ place: NearbyPlace?) -> [Callout] {
             guard let place else { return [] }
-            let name = Words.described(place.name, category: place.category)
+            let name = Words.described(naming(place.name), category: place.category)
             if Words.roundedMetres(place.distance) == 0 { return [Callout(text: "You are at \(name).", bearing: nil)] }
             return [Callout(text: "\(name), is \(Words.metres(place.distance)) \(Compass.direction(place.bearing)).", bearing: place.bearing)]
         }
         func nearestRoad(_ road: RoadMatch?) -> [Callout] {
             guard let road else { return [] }
-            let name = Words.spoken(road.name)
+            let name = Words.spoken(naming(road.name))
             if Words.roundedMetres(road.distance) == 0 { return [Callout(text: "You are on \(name).", bearing: nil)] }
             return [Callout(text: "Nearest road, \(name), is \(Words.metres(road.distance)) \(Compass.direction(road.bearing)).", bearing: road.bearing)]
         }
@@ -47,10 +57,10 @@ extension LocationSense {
         case .unknown:
             return [Callout(text: "Nothing known nearby.", bearing: nil)]
         case let .inside(area, road, nearestPlace):
-            return [Callout(text: "You are inside \(Words.described(area.name, category: area.category)).", bearing: nil)]
+            return [Callout(text: "You are inside \(Words.described(naming(area.name), category: area.category)).", bearing: nil)]
                 + nearestRoad(road) + place(nearestPlace)
         case let .alongRoad(road, ahead, nearestPlace):
-            let name = Words.spoken(road.name)
+            let name = Words.spoken(naming(road.name))
             var lines: [Callout]
             if let direction {
                 lines = [Callout(text: "You are \(direction.isFacing ? "facing" : "heading") \(Compass.direction(direction.degrees)) along \(name).",
@@ -60,7 +70,7 @@ extension LocationSense {
             }
             if let ahead {
                 let others = ahead.streetNames.filter { $0 != road.name }
-                let names = Words.list((others.isEmpty ? [road.name] : others).map { Words.spoken($0) })
+                let names = Words.list((others.isEmpty ? [road.name] : others).map { Words.spoken(naming($0)) })
                 if Words.roundedMetres(ahead.distance) == 0 {
                     lines.append(Callout(text: "You are at the intersection with \(names).", bearing: nil))
                 } else {

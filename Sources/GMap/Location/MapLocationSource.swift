@@ -195,6 +195,31 @@ public struct MapLocationSource: LocationSource {
         return lines
     }
 
+    /// The name of the road, place or area called `name` in `language` (its `name:LL` property,
+    /// `language` being `sv`, `en`, …): the first feature of that name in the roads, then the
+    /// places, then the areas layer that has one; nil when none has (a map built without
+    /// `--languages`, or a name OSM gives in no other language). Callouts fall back to `name`.
+    public func localizedName(_ name: String, language: String) -> String? {
+        let key = "name:" + language
+        for layer in [roadLayer, placeLayer, areaLayer] {
+            guard let layer else { continue }
+            for feature in layer.find(name, prefixes: false, limit: 16) where (feature.property("name") ?? feature.id) == name {
+                if let local = feature.property(key), !local.isEmpty { return local }
+            }
+        }
+        return nil
+    }
+
+    /// Whether some road, place or area of the map has a name in `language` (its `name:LL` property).
+    public func hasNames(in language: String) -> Bool {
+        let key = "name:" + language
+        for layer in [roadLayer, placeLayer, areaLayer] {
+            guard let layer else { continue }
+            for index in 0..<layer.featureCount where Feature(map: layer, index: index).property(key) != nil { return true }
+        }
+        return false
+    }
+
     public func hasIntersection(latitude: Double, longitude: Double, within radius: Double) -> Bool {
         guard let layer = intersectionLayer else { return false }
         return !layer.nearestPoints(latitude: latitude, longitude: longitude, within: radius, limit: 1).isEmpty

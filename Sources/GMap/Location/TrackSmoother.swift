@@ -3,7 +3,8 @@
 ///
 /// **Position**: an alpha–beta filter in a local plane (metres east and north). Each fix's position
 /// is predicted from the last estimate and the estimated velocity; the estimate moves
-/// ``Options/positionGain`` of the way from the prediction to the fix, and the velocity
+/// ``Options/positionGain`` of the way from the prediction to the fix (compounded per second for
+/// fixes further apart), and the velocity
 /// ``Options/velocityGain`` of the remaining difference per second. When the fix carries a course
 /// (a GPS course over ground), the velocity is turned onto that course, so a turn is followed at
 /// once instead of overshot. The filter starts again (taking the fix as it is) after a gap of more
@@ -99,8 +100,9 @@ public struct TrackSmoother: Sendable {
             if (residual.east * residual.east + residual.north * residual.north).squareRoot() > options.jump {
                 restart(fix)
             } else {
-                let east = predicted.east + options.positionGain * residual.east
-                let north = predicted.north + options.positionGain * residual.north
+                let gain = Self.gain(options.positionGain, seconds: dt)
+                let east = predicted.east + gain * residual.east
+                let north = predicted.north + gain * residual.north
                 if dt > 0 {
                     velocity.east += options.velocityGain * residual.east / dt
                     velocity.north += options.velocityGain * residual.north / dt
@@ -145,6 +147,20 @@ public struct TrackSmoother: Sendable {
         }
         return Smoothed(latitude: current.latitude, longitude: current.longitude, direction: direction?.degrees,
                         isFacing: direction?.isFacing ?? false, step: step)
+    }
+
+    /// The position gain for fixes `seconds` apart: `gain` per second, compounded (1 − (1 − gain)^seconds),
+    /// so that sparse fixes, whose prediction is less sure, move the position further.
+    static func gain(_ gain: Double, seconds: Double) -> Double {
+        guard gain < 1, seconds > 1 else { return gain }
+        let keep = 1 - gain
+        var kept = 1.0, whole = min(seconds, 60)
+        while whole >= 1 {
+            kept *= keep
+            whole -= 1
+        }
+        kept *= 1 - gain * whole  // the fraction of a second left, to first order
+        return 1 - kept
     }
 
     private mutating func restart(_ fix: LocationFix) {

@@ -29,12 +29,17 @@ public struct LocationMapSummary: Sendable {
 ///
 /// | layer | id | properties |
 /// |---|---|---|
-/// | `areas` | `way/ID` or `relation/ID` | `name`, `category` (`leisure=park`) |
-/// | `roads` | the street's name | `name`, `class` (the `highway` value), `ref` when the ways agree on one, `intersections`: the street's intersections in order along each of its lines, as indices in the `intersections` layer joined by `,`, the lines joined by `;` (absent when it has none) |
-/// | `places` | its name | `category` |
+/// | `areas` | `way/ID` or `relation/ID` | `name`, `category` (`leisure=park`), `name:LL` (names in other languages, see below) |
+/// | `roads` | the street's name | `name`, `class` (the `highway` value), `ref` when the ways agree on one, `intersections`: the street's intersections in order along each of its lines, as indices in the `intersections` layer joined by `,`, the lines joined by `;` (absent when it has none), `name:LL` |
+/// | `places` | its name | `category`, `name:LL` |
 /// | `addresses` | the street's name (`addr:street`), or the house number when there is none | `housenumber` |
 /// | `postcodes` | a postal code (`addr:postcode`) | none; its points are those of the addresses that carry the code |
 /// | `intersections` | the distinct street names, sorted, joined by ` / ` | `main` = `yes` for a main intersection (absent otherwise), `legs`: per leg `R:B`, the index `R` of its street in the `roads` layer and its bearing `B` in whole degrees 25 m along the leg, joined by `;` |
+///
+/// `name:LL` are the element's names in other languages (OSM's `name:sv`, `name:en`, …, a language
+/// code of two or three letters: ``LocalNames``), those of `languages` (nil: every one), except
+/// one that equals the name itself (`name:fi` in Finland); a street takes each from the first of
+/// its ways (by id) that has it.
 ///
 /// A feature's name is its id where no `name` property is written: places and intersections are
 /// found by name (`gmap find`) through their ids, and the file stays small (every property costs a
@@ -49,7 +54,7 @@ public struct LocationMapSummary: Sendable {
 public enum LocationMapBuilder {
     /// The map's bytes and what it holds. `includePaths` keeps footways, cycleways, paths and
     /// steps as roads too; `profile` says which roads a walker is offered (``RoadProfile``); `metadata` goes to the map's `META` section (source file, licence).
-    public static func build(_ data: OSMData, includePaths: Bool = false, profile: RoadProfile = .pedestrian,
+    public static func build(_ data: OSMData, includePaths: Bool = false, profile: RoadProfile = .pedestrian, languages: Set<String>? = nil,
                              metadata: [(key: String, value: String)] = []) throws -> (bytes: [UInt8], summary: LocationMapSummary) {
         let network = StreetNetwork(data, includePaths: includePaths, profile: profile)
         let places = OSMPlaces(data, profile: profile)
@@ -62,12 +67,17 @@ public enum LocationMapBuilder {
         var map = LayeredMapBuilder()
         func string(_ key: String, _ value: String) -> SourceFeature.KeptProperty { .init(key: key, value: value) }
         func degrees(_ node: OSMNode) -> (longitude: Double, latitude: Double) { (node.longitude, node.latitude) }
+        // Names in other languages, those asked for, by key; one that is the name itself is left out.
+        func localNames(_ names: [String: String], of name: String) -> [SourceFeature.KeptProperty] {
+            names.keys.sorted().filter { key in languages.map { $0.contains(String(key.dropFirst(5))) } ?? true }
+                .compactMap { key in names[key].flatMap { $0 == name ? nil : string(key, $0) } }
+        }
 
         // Areas first: a 3.0 reader then still opens the file and answers them.
         var areas = try MapBuilder(options: options)
         for area in places.areas {
             try areas.add(SourceFeature(id: "\(area.source.kind.name)/\(area.source.id)",
-                                        properties: [string("name", area.name), string("category", area.category)],
+                                        properties: [string("name", area.name), string("category", area.category)] + localNames(area.localNames, of: area.name),
                                         polygons: area.polygons.map { $0.map { $0.map(degrees) } }))
         }
         var roads = try LineLayerBuilder(options: options)
@@ -81,13 +91,14 @@ public enum LocationMapBuilder {
             var properties = [string("name", street.name), string("class", street.highwayClass)]
             if let ref = street.ref { properties.append(string("ref", ref)) }
             if let order = Self.intersectionOrder(of: street, index: intersectionIndex) { properties.append(string("intersections", order)) }
+            properties += localNames(street.localNames, of: street.name)
             let before = roads.featureCount
             try roads.add(SourceLineFeature(id: street.name, properties: properties, lines: street.lines.map { $0.map(degrees) }))
             roadIndex.append(roads.featureCount > before ? before : nil)
         }
         var placeLayer = try PointLayerBuilder(options: options)
         for place in places.places {
-            try placeLayer.add(SourcePointFeature(id: place.name, properties: [string("category", place.category)],
+            try placeLayer.add(SourcePointFeature(id: place.name, properties: [string("category", place.category)] + localNames(place.localNames, of: place.name),
                                                   points: [(place.longitude, place.latitude)]))
         }
         var addresses = try PointLayerBuilder(options: options)

@@ -10,11 +10,13 @@ public struct OSMPlace: Sendable, Equatable {
     public var longitude: Double
     /// The OSM element it came from.
     public var source: (kind: OSMElementKind, id: Int64)
+    /// Its names in other languages, by key (`name:sv`).
+    public var localNames: [String: String] = [:]
 
     /// Equal when every field is (the source compared by kind and id).
     public static func == (a: OSMPlace, b: OSMPlace) -> Bool {
         a.name == b.name && a.category == b.category && a.latitude == b.latitude && a.longitude == b.longitude
-            && a.source.kind == b.source.kind && a.source.id == b.source.id
+            && a.source.kind == b.source.kind && a.source.id == b.source.id && a.localNames == b.localNames
     }
 }
 
@@ -51,10 +53,13 @@ public struct OSMArea: Sendable, Equatable {
     public var polygons: [[[OSMNode]]]
     /// The OSM element it came from.
     public var source: (kind: OSMElementKind, id: Int64)
+    /// Its names in other languages, by key (`name:sv`).
+    public var localNames: [String: String] = [:]
 
     /// Equal when every field is (the source compared by kind and id).
     public static func == (a: OSMArea, b: OSMArea) -> Bool {
         a.name == b.name && a.category == b.category && a.polygons == b.polygons && a.source.kind == b.source.kind && a.source.id == b.source.id
+            && a.localNames == b.localNames
     }
 }
 
@@ -93,7 +98,8 @@ public struct OSMPlaces: Sendable {
         }
         for node in data.nodes {
             if let name = node.tag("name"), let category = Self.category(of: node.tags, keys: Self.placeKeys) {
-                places.append(OSMPlace(name: name, category: category, latitude: node.latitude, longitude: node.longitude, source: (.node, node.id)))
+                places.append(OSMPlace(name: name, category: category, latitude: node.latitude, longitude: node.longitude, source: (.node, node.id),
+                                       localNames: LocalNames.of(node.tags, keeping: { _ in true })))
             }
             if let address = Self.address(node.tags, latitude: node.latitude, longitude: node.longitude) { addresses.append(address) }
         }
@@ -103,9 +109,12 @@ public struct OSMPlaces: Sendable {
             let name = way.tag("name")
             let isStreet = way.tag("highway") != nil && way.tag("area") != "yes"
             if let name, way.isClosed, !isStreet, let category = Self.category(of: way.tags, keys: Self.areaKeys) {
-                if isSurfaceArea(way.tag) { areas.append(OSMArea(name: name, category: category, polygons: [[nodes]], source: (.way, way.id))) }
+                if isSurfaceArea(way.tag) {
+                    areas.append(OSMArea(name: name, category: category, polygons: [[nodes]], source: (.way, way.id), localNames: LocalNames.of(way.tags, keeping: { _ in true })))
+                }
             } else if let name, way.tag("highway") == nil, let category = Self.category(of: way.tags, keys: Self.placeKeys) {
-                places.append(OSMPlace(name: name, category: category, latitude: centre.latitude, longitude: centre.longitude, source: (.way, way.id)))
+                places.append(OSMPlace(name: name, category: category, latitude: centre.latitude, longitude: centre.longitude, source: (.way, way.id),
+                                       localNames: LocalNames.of(way.tags, keeping: { _ in true })))
             }
             if let address = Self.address(way.tags, latitude: centre.latitude, longitude: centre.longitude) { addresses.append(address) }
         }
@@ -117,7 +126,8 @@ public struct OSMPlaces: Sendable {
                 incompleteRelations += 1
                 continue
             }
-            areas.append(OSMArea(name: name, category: category, polygons: polygons, source: (.relation, relation.id)))
+            areas.append(OSMArea(name: name, category: category, polygons: polygons, source: (.relation, relation.id),
+                                 localNames: LocalNames.of(relation.tags, keeping: { _ in true })))
         }
     }
 

@@ -91,6 +91,34 @@ public struct Street: Sendable, Equatable {
     public var wayIDs: [Int64]
     /// Whether one of its ways is part of a roundabout (`junction=roundabout`).
     public var isRoundabout: Bool
+    /// Its names in other languages, by key (`name:sv` → "Mannerheimvägen"): of its ways (by id), the first that has the key.
+    public var localNames: [String: String] = [:]
+}
+
+/// Names in other languages: OSM's `name:LL` tags.
+public enum LocalNames {
+    /// Whether `key` is `name:` and a language code: two or three lower-case letters, then
+    /// optionally `-` and letters or digits (`name:sv`, `name:se`, `name:zh-Hans`); not `name:left`.
+    public static func isLanguageKey(_ key: String) -> Bool {
+        let bytes = Array(key.utf8), prefix = Array("name:".utf8)
+        guard bytes.count > prefix.count, bytes.starts(with: prefix) else { return false }
+        let code = bytes[prefix.count...]
+        let language = code.prefix { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+        guard (2...3).contains(language.count) else { return false }
+        let rest = code.dropFirst(language.count)
+        guard let first = rest.first else { return true }
+        return first == UInt8(ascii: "-") && rest.count > 1
+            && rest.dropFirst().allSatisfy { ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }
+    }
+
+    /// The `name:LL` tags of `tags` whose language `keep` lets through, by key.
+    public static func of(_ tags: [OSMTag], keeping keep: (String) -> Bool) -> [String: String] {
+        var names: [String: String] = [:]
+        for tag in tags where isLanguageKey(tag.key) && !tag.value.isEmpty && keep(String(tag.key.dropFirst(5))) && names[tag.key] == nil {
+            names[tag.key] = tag.value
+        }
+        return names
+    }
 }
 
 /// One way out of an intersection: along which street, and which way it heads.
@@ -161,9 +189,11 @@ public struct StreetNetwork: Sendable {
             var pieces: [[OSMNode]] = []
             for way in ways { pieces += data.pieces(of: way) }
             for way in ways { streetOfWay[way.id] = streets.count }
+            var localNames: [String: String] = [:]
+            for way in ways { localNames.merge(LocalNames.of(way.tags, keeping: { _ in true })) { first, _ in first } }
             streets.append(Street(name: key.name, highwayClass: key.highwayClass, ref: refs.count == 1 ? refs.first : nil,
                                   lines: Self.joined(pieces), wayIDs: ways.map(\.id),
-                                  isRoundabout: ways.contains { $0.tag("junction") == "roundabout" }))
+                                  isRoundabout: ways.contains { $0.tag("junction") == "roundabout" }, localNames: localNames))
         }
         intersections = Self.intersections(data, streetOfWay: streetOfWay, streets: streets)
     }
