@@ -31,7 +31,7 @@ enum HelpText {
                                                  several layers in one map
       gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths] [--profile P]
                                                  roads, places and areas for gmap where
-      gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json]
+      gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--language LL] [--json]
                                                  where the point is, in words: the road
                                                  along, the intersection ahead, places
       gmap where MAP --replay FILE|- [--every | --throttled] [--json]

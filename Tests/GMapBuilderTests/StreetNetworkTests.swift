@@ -137,6 +137,12 @@ final class RoadProfileTests: XCTestCase {
         XCTAssertEqual(StreetNetwork.streetName(name: "Kaivokatu", ref: "1"), "Kaivokatu")
         XCTAssertEqual(StreetNetwork.streetName(name: nil, ref: "170"), "road 170")
         XCTAssertEqual(StreetNetwork.streetName(name: "", ref: ""), nil)
+        for key in ["name:sv", "name:en", "name:smn", "name:zh-Hans", "name:sr-Latn"] { XCTAssertTrue(LocalNames.isLanguageKey(key), key) }
+        for key in ["name", "name:", "name:left", "name:s", "name:SV", "name:sv-", "old_name:sv", "name:sv_FI"] { XCTAssertFalse(LocalNames.isLanguageKey(key), key) }
+        let tags = [OSMTag(key: "name", value: "Kauppatori"), OSMTag(key: "name:sv", value: "Salutorget"), OSMTag(key: "name:en", value: "Market Square"),
+                    OSMTag(key: "name:left", value: "x"), OSMTag(key: "name:de", value: "")]
+        XCTAssertEqual(LocalNames.of(tags, keeping: { _ in true }), ["name:sv": "Salutorget", "name:en": "Market Square"])
+        XCTAssertEqual(LocalNames.of(tags, keeping: { $0 == "sv" }), ["name:sv": "Salutorget"])
     }
 
     /// A pedestrian square (highway=pedestrian, area=yes) is an area of the location map, not a road.

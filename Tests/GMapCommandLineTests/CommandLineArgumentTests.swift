@@ -19,14 +19,6 @@ final class CommandLineArgumentTests: CommandLineTestCase {
         return map
     }
 
-    /// Asserts exit code and exact standard error.
-    private func assertFails(_ arguments: [String], environment: [String: String] = [:], status: Int32 = 2, stderr: String,
-                             file: StaticString = #filePath, line: UInt = #line) throws {
-        let result = try run(arguments, environment: environment)
-        XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)", file: file, line: line)
-        XCTAssertEqual(result.stderr, stderr, "\(arguments)", file: file, line: line)
-    }
-
     // MARK: 1. "LAT,LON" in one argument
 
     func testOneArgumentHoldsLatitudeAndLongitude() throws {

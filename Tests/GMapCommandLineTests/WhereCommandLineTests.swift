@@ -13,14 +13,6 @@ final class WhereCommandLineTests: CommandLineTestCase {
 
 
 
-    /// Asserts the exit code and the exact standard error.
-    private func assertFails(_ arguments: [String], input: String? = nil, status: Int32 = 2, stderr: String,
-                             file: StaticString = #filePath, line: UInt = #line) throws {
-        let result = try run(arguments, input: input)
-        XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)", file: file, line: line)
-        XCTAssertEqual(result.stderr, stderr, "\(arguments)", file: file, line: line)
-    }
-
     /// The fixtures' polygon map: a map without a road layer.
     private func polygonMap() throws -> String {
         let map = path("fixtures.gmap")
@@ -152,7 +144,7 @@ final class WhereCommandLineTests: CommandLineTestCase {
     func testHelpAndCommandList() throws {
         let help = try run(["help", "where"])
         XCTAssertEqual(help.status, 0)
-        XCTAssertTrue(help.stdout.hasPrefix("gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json]\n"), help.stdout)
+        XCTAssertTrue(help.stdout.hasPrefix("gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--language LL] [--json]\n"), help.stdout)
         XCTAssertTrue(help.stdout.contains("--replay FILE"))
         XCTAssertEqual(try run(["where", "--help"]).stdout, help.stdout)
         let overview = try run(["help"]).stdout

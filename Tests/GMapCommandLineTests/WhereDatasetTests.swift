@@ -92,6 +92,47 @@ final class WhereDatasetTests: CommandLineTestCase {
         XCTAssertEqual(every.stdout.split(separator: "\n").count, 61)
     }
 
+    /// `--languages` and `--language`: Swedish names where the map keeps them, OSM's name where
+    /// not (with a note on stderr), and the words English; `--profile` and `--languages` checked.
+    func testNamesInAnotherLanguage() throws {
+        try Self.requireExecutable()
+        let pbf = try TestSupport.osmExtract("Helsinki.osm.pbf")
+        let plain = path("plain.gmap"), swedish = path("sv.gmap")
+        XCTAssertEqual(try CommandLineTestCase.runGMap(["build", "--osm", pbf.path, "-o", plain, "-q"]).status, 0)
+        XCTAssertEqual(try CommandLineTestCase.runGMap(["build", "--osm", pbf.path, "-o", swedish, "-q", "--languages", "sv"]).status, 0)
+        let data = try OSMPBFReader.read(path: pbf.path)
+        let point = try Self.pointOnMannerheimintie(data)
+        let arguments = [String(point.latitude), String(point.longitude), "--course", String(point.direction), "--language", "sv"]
+        let local = try CommandLineTestCase.runGMap(["where", swedish] + arguments)
+        XCTAssertEqual(local.status, 0, local.stderr)
+        XCTAssertEqual(local.stderr, "")
+        XCTAssertTrue(local.stdout.contains("along Mannerheimvägen."), local.stdout)
+        let fallback = try CommandLineTestCase.runGMap(["where", plain] + arguments)
+        XCTAssertEqual(fallback.status, 0)
+        XCTAssertTrue(fallback.stdout.contains("along Mannerheimintie."), fallback.stdout)
+        XCTAssertEqual(fallback.stderr, "gmap where: \(plain) has no names in 'sv'; the names are OSM's own (build the map with --languages sv)\n")
+        // The map with Swedish names is the plain one plus name:sv properties: larger, same answers otherwise.
+        let plainBytes = try Data(contentsOf: URL(fileURLWithPath: plain)).count, swedishBytes = try Data(contentsOf: URL(fileURLWithPath: swedish)).count
+        XCTAssertGreaterThan(swedishBytes, plainBytes)
+        print("Helsinki location map: \(plainBytes) bytes, \(swedishBytes) with --languages sv")
+        let source = try XCTUnwrap(MapLocationSource(map: try GMap(contentsOf: swedish)))
+        XCTAssertEqual(source.localizedName("Mannerheimintie", language: "sv"), "Mannerheimvägen")
+        XCTAssertNil(source.localizedName("Mannerheimintie", language: "en"))
+        XCTAssertTrue(source.hasNames(in: "sv"))
+        XCTAssertFalse(source.hasNames(in: "de"))
+        try assertFails(["where", plain, "60.17", "24.94", "--language", "Swedish"],
+                        stderr: "gmap: --language 'Swedish' is not a language code (two or three lower-case letters, such as sv or en)\n")
+        try assertFails(["build", "--osm", pbf.path, "-o", path("x.gmap"), "--languages", "sv,EN"],
+                        stderr: "gmap: --languages: 'EN' is not a language code (two or three lower-case letters, such as sv or en, optionally -Script: zh-Hans); or give all or none\n")
+        try assertFails(["build", "--osm", pbf.path, "-o", path("x.gmap"), "--profile", "car"],
+                        stderr: "gmap: --profile 'car' is not a profile; the profiles are pedestrian and all\n")
+        try assertFails(["build", "Fixtures/spec-example.geojson", "-o", path("x.gmap"), "--profile", "all"],
+                        stderr: "gmap: --profile only applies with --osm FILE.osm.pbf (which roads a location map keeps)\n")
+        let info = try CommandLineTestCase.runGMap(["info", swedish]).stdout
+        XCTAssertTrue(info.contains("languages") && info.contains("sv"), info)
+        XCTAssertTrue(info.contains("profile pedestrian"), info)
+    }
+
     /// `gmap bench --osm`: the build timed with its peak memory, then `where` over walks along the
     /// map's streets, in the JSON report; most walked fixes are along a road, and the map stays small.
     func testBenchBuildsAndTimesWhere() throws {

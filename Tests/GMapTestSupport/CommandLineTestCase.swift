@@ -54,6 +54,14 @@ open class CommandLineTestCase: XCTestCase {
 
     /// Runs the built `gmap` with `arguments`, feeding `input` to its standard input, with
     /// `environment` added to this process's; every command-line test runs the tool this way.
+    /// Runs `gmap` with `arguments` and asserts its exit code (2 unless told) and its exact standard error.
+    open func assertFails(_ arguments: [String], input: String? = nil, environment: [String: String] = [:], status: Int32 = 2, stderr: String,
+                          file: StaticString = #filePath, line: UInt = #line) throws {
+        let result = try run(arguments, input: input, environment: environment)
+        XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)", file: file, line: line)
+        XCTAssertEqual(result.stderr, stderr, "\(arguments)", file: file, line: line)
+    }
+
     package static func runGMap(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Outcome {
         let process = Process()
         process.executableURL = executable

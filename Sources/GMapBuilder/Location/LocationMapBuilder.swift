@@ -54,7 +54,7 @@ public struct LocationMapSummary: Sendable {
 public enum LocationMapBuilder {
     /// The map's bytes and what it holds. `includePaths` keeps footways, cycleways, paths and
     /// steps as roads too; `profile` says which roads a walker is offered (``RoadProfile``); `metadata` goes to the map's `META` section (source file, licence).
-    public static func build(_ data: OSMData, includePaths: Bool = false, profile: RoadProfile = .pedestrian, languages: Set<String>? = nil,
+    public static func build(_ data: OSMData, includePaths: Bool = false, profile: RoadProfile = .pedestrian, languages: Set<String>? = [],
                              metadata: [(key: String, value: String)] = []) throws -> (bytes: [UInt8], summary: LocationMapSummary) {
         let network = StreetNetwork(data, includePaths: includePaths, profile: profile)
         let places = OSMPlaces(data, profile: profile)
