@@ -249,7 +249,9 @@ public struct LocationContext<Source: LocationSource> {
             return .inside(area: area, nearestRoad: nearestRoad, nearestPlace: nearestPlace)
         }
         if let road {
-            let ahead = chooseAhead(on: road, fix: fix, reset: isFirst || roadChanged || last.map { if case .alongRoad = $0.sense { return false } else { return true } } ?? true)
+            // A new road, or along one again after another kind of sense: no intersection to hold.
+            let wasAlong = last?.sense.roadAlong != nil
+            let ahead = chooseAhead(on: road, fix: fix, reset: isFirst || roadChanged || !wasAlong)
             return .alongRoad(road: road, intersectionAhead: ahead, nearestPlace: nearestPlace)
         }
         ahead = nil
