@@ -51,8 +51,38 @@ public enum LocationMapBuilder {
     /// steps as roads too; `metadata` goes to the map's `META` section (source file, licence).
     public static func build(_ data: OSMData, includePaths: Bool = false,
                              metadata: [(key: String, value: String)] = []) throws -> (bytes: [UInt8], summary: LocationMapSummary) {
+        var absent = (ways: 0, references: 0)
+        for way in data.ways {
+            let count = data.absentReferences(of: way)
+            if count > 0 {
+                absent.ways += 1
+                absent.references += count
+            }
+        }
+        return try build(network: StreetNetwork(data, includePaths: includePaths), places: OSMPlaces(data), absent: absent,
+                         includePaths: includePaths, metadata: metadata)
+    }
+
+    /// The map of the PBF file at `path` ("-" for standard input), read streamed (``LocationInput``):
+    /// the same bytes as ``build(_:includePaths:metadata:)`` of ``OSMPBFReader/read(path:)``, in
+    /// memory proportional to what the map needs, not to the file. The node positions and the kept
+    /// elements are freed once the street network and the places are made, before the layers are
+    /// built. Errors: ``FileReadError``, ``OSMPBFError``, ``BuildError`` (a limit, or no roads).
+    public static func build(pbfPath path: String, includePaths: Bool = false, limits: LocationInput.Limits = LocationInput.Limits(),
+                             metadata: [(key: String, value: String)] = []) throws -> (bytes: [UInt8], summary: LocationMapSummary, counts: LocationInput.Counts) {
+        var (data, counts) = try LocationInput.read(path: path, includePaths: includePaths, limits: limits)
         let network = StreetNetwork(data, includePaths: includePaths)
         let places = OSMPlaces(data)
+        data = OSMData()
+        LocationInput.releaseFreedMemory()
+        let (bytes, summary) = try build(network: network, places: places, absent: (counts.waysWithAbsentNodes, counts.absentNodeReferences),
+                                         includePaths: includePaths, metadata: metadata)
+        return (bytes, summary, counts)
+    }
+
+    /// The map of a street network and places; `absent` counts the ways that reference absent nodes, and those references.
+    static func build(network: StreetNetwork, places: OSMPlaces, absent: (ways: Int, references: Int), includePaths: Bool,
+                      metadata: [(key: String, value: String)]) throws -> (bytes: [UInt8], summary: LocationMapSummary) {
         guard !network.streets.isEmpty else {
             throw BuildError("the OSM data has no named \(includePaths ? "roads or paths" : "roads") (highway ways with a name or ref), so there is no road layer to build")
         }
@@ -138,13 +168,8 @@ public enum LocationMapBuilder {
         summary.places = placeLayer.featureCount
         summary.addresses = addresses.featureCount
         summary.intersections = intersections.featureCount
-        for way in data.ways {
-            let absent = data.absentReferences(of: way)
-            if absent > 0 {
-                summary.waysWithAbsentNodes += 1
-                summary.absentNodeReferences += absent
-            }
-        }
+        summary.waysWithAbsentNodes = absent.ways
+        summary.absentNodeReferences = absent.references
         summary.incompleteRelations = places.incompleteRelations
         let names = [Name.areas, Name.roads, Name.places, Name.addresses, Name.postcodes, Name.intersections]
         let kept = [!places.areas.isEmpty, true, placeLayer.featureCount > 0, addresses.featureCount > 0, postcodes.featureCount > 0,
