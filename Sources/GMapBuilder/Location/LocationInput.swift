@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-/// glibc's `malloc_trim` (in malloc.h, which the Glibc module leaves out).
-@_silgen_name("malloc_trim")
-private func glibcMallocTrim(_ pad: Int) -> Int32
-#endif
-
 /// Reads an OpenStreetMap PBF file for a location map, streamed, so that a region builds in memory
 /// proportional to what the map needs (issue 22, part 8).
 ///
@@ -90,15 +84,6 @@ public enum LocationInput {
 
     private static func tag(_ key: String, _ tags: [OSMTag]) -> String? { tags.first { $0.key == key }?.value }
 
-    /// Gives memory freed in the middle of the heap back to the system (glibc's `malloc_trim`),
-    /// between the build's stages: what one stage frees (the way references, the node positions)
-    /// otherwise stays resident as free heap that the next stage's differently sized allocations
-    /// do not reuse, and the peak is the sum of the stages instead of the largest.
-    static func releaseFreedMemory() {
-        #if canImport(Glibc)
-        _ = glibcMallocTrim(0)
-        #endif
-    }
 
     // MARK: Reading
 
@@ -177,15 +162,28 @@ public enum LocationInput {
 
         /// The data, once every element is in: positions sorted, absent references counted over all
         /// ways, relations' member ways added, the reference store freed.
-        consuming func finish(blobs: Int) -> (data: OSMData, counts: Counts) {
+        /// The collector is left empty, so that nothing but the data holds what it kept.
+        mutating func finish(blobs: Int) -> (data: OSMData, counts: Counts) {
             positions.finish()
             counts.blobs = blobs
             // Member ways the relations need that are not kept already (the first of an id wins).
             let kept = Set(ways.map(\.id))
             var wanted = Set(relations.flatMap { $0.members.filter { $0.kind == .way && !kept.contains($0.id) }.map(\.id) })
-            let positions = self.positions
-            var counts = self.counts
-            var ways = self.ways
+            var counts = self.counts, ways = self.ways
+            self.ways = []
+            Self.scan(references, positions: positions, wanted: &wanted, counts: &counts, ways: &ways)
+            references = OSMWayReferenceStore()
+            strings = []
+            MemoryRelease.trim()
+            let data = OSMData(nodes: nodes, ways: ways, relations: relations, positions: positions)
+            (self.positions, nodes, relations) = (OSMNodeStore(), [], [])
+            return (data, counts)
+        }
+
+        /// Counts the references to absent nodes over all ways, and appends the `wanted` ways (the
+        /// first of each id) to `ways`.
+        static func scan(_ references: OSMWayReferenceStore, positions: OSMNodeStore, wanted: inout Set<Int64>, counts: inout Counts,
+                         ways: inout [OSMWay]) {
             references.forEach { id, nodeIDs in
                 var absent = 0
                 for node in nodeIDs where positions.index(of: node) == nil { absent += 1 }
@@ -201,10 +199,6 @@ public enum LocationInput {
                     ways.append(OSMWay(id: id, nodeIDs: copy))
                 }
             }
-            references = OSMWayReferenceStore()
-            strings = []
-            LocationInput.releaseFreedMemory()
-            return (OSMData(nodes: nodes, ways: ways, relations: relations, positions: positions), counts)
         }
 
         /// `bytes` as "8.0 GB", or "16 MB" under a gigabyte.

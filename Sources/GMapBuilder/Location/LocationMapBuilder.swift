@@ -65,16 +65,21 @@ public enum LocationMapBuilder {
 
     /// The map of the PBF file at `path` ("-" for standard input), read streamed (``LocationInput``):
     /// the same bytes as ``build(_:includePaths:metadata:)`` of ``OSMPBFReader/read(path:)``, in
-    /// memory proportional to what the map needs, not to the file. The node positions and the kept
-    /// elements are freed once the street network and the places are made, before the layers are
-    /// built. Errors: ``FileReadError``, ``OSMPBFError``, ``BuildError`` (a limit, or no roads).
+    /// memory proportional to what the map needs, not to the file. The kept nodes and relations are
+    /// freed once the places are made, the node positions and kept ways once the street network is,
+    /// each layer's features once the layer is built (``LayeredMapBuilder/finishReleasingLayers()``). Errors: ``FileReadError``, ``OSMPBFError``, ``BuildError`` (a limit, or no roads).
     public static func build(pbfPath path: String, includePaths: Bool = false, limits: LocationInput.Limits = LocationInput.Limits(),
                              metadata: [(key: String, value: String)] = []) throws -> (bytes: [UInt8], summary: LocationMapSummary, counts: LocationInput.Counts) {
         var (data, counts) = try LocationInput.read(path: path, includePaths: includePaths, limits: limits)
-        let network = StreetNetwork(data, includePaths: includePaths)
+        // The places first: then the kept nodes and relations, which only they read, are freed
+        // before the street network is made, and the peak is the lower.
         let places = OSMPlaces(data)
+        data.nodes = []
+        data.relations = []
+        MemoryRelease.trim()
+        let network = StreetNetwork(data, includePaths: includePaths)
         data = OSMData()
-        LocationInput.releaseFreedMemory()
+        MemoryRelease.trim()  // the positions and kept ways
         let (bytes, summary) = try build(network: network, places: places, absent: (counts.waysWithAbsentNodes, counts.absentNodeReferences),
                                          includePaths: includePaths, metadata: metadata)
         return (bytes, summary, counts)
@@ -160,20 +165,26 @@ public enum LocationMapBuilder {
         if addresses.featureCount > 0 { try map.addLayer(named: Name.addresses, addresses) }
         if postcodes.featureCount > 0 { try map.addLayer(named: Name.postcodes, postcodes) }
         if intersections.featureCount > 0 { try map.addLayer(named: Name.intersections, intersections) }
-        let (bytes, reports) = try map.finish()
+        // From here only the map holds the layers' features, so that it frees each once it is built.
+        let written = (roads: roads.featureCount, places: placeLayer.featureCount, addresses: addresses.featureCount,
+                       postcodes: postcodes.featureCount, intersections: intersections.featureCount)
+        areas = try MapBuilder(options: options)
+        roads = try LineLayerBuilder(options: options)
+        (placeLayer, addresses, postcodes, intersections) = (try PointLayerBuilder(options: options), try PointLayerBuilder(options: options),
+                                                             try PointLayerBuilder(options: options), try PointLayerBuilder(options: options))
+        let (bytes, reports) = try map.finishReleasingLayers()
 
-        summary.roads = roads.featureCount
+        summary.roads = written.roads
         summary.roadWays = network.streets.reduce(0) { $0 + $1.wayIDs.count }
         summary.areas = places.areas.count
-        summary.places = placeLayer.featureCount
-        summary.addresses = addresses.featureCount
-        summary.intersections = intersections.featureCount
+        summary.places = written.places
+        summary.addresses = written.addresses
+        summary.intersections = written.intersections
         summary.waysWithAbsentNodes = absent.ways
         summary.absentNodeReferences = absent.references
         summary.incompleteRelations = places.incompleteRelations
         let names = [Name.areas, Name.roads, Name.places, Name.addresses, Name.postcodes, Name.intersections]
-        let kept = [!places.areas.isEmpty, true, placeLayer.featureCount > 0, addresses.featureCount > 0, postcodes.featureCount > 0,
-                    intersections.featureCount > 0]
+        let kept = [!places.areas.isEmpty, true, written.places > 0, written.addresses > 0, written.postcodes > 0, written.intersections > 0]
         let layerNames = zip(names, kept).filter(\.1).map(\.0)
         // The first report also counts the file-wide sections (LAYR, META, STRS): leave those out.
         let shared: Set<String> = ["LAYR", "META", "STRS"]

@@ -170,13 +170,17 @@ public struct OSMData: Sendable {
     }
 
     /// Data of a streamed read: the elements kept, and every node's position (``positions``).
+    /// (No index of ``nodes`` is made: lookups go to the positions.)
     public init(nodes: [OSMNode], ways: [OSMWay], relations: [OSMRelation], positions: OSMNodeStore) {
-        self.init(nodes: nodes, ways: ways, relations: relations)
+        self.nodes = nodes
+        self.ways = ways
+        self.relations = relations
         self.positions = positions
     }
 
     /// Rebuilds the index of node ids (the first node of an id wins when a file repeats one).
     mutating func indexNodes() {
+        guard positions == nil else { return }
         nodePositions = Dictionary(nodes.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 
