@@ -140,7 +140,7 @@ public struct LayeredMapBuilder {
         var layerRecords: [UInt8] = []
         var grid: GridInfo?
         for index in layers.indices {
-            if index > 0 { MemoryRelease.trim() }  // the last layer's features and working memory
+            MemoryRelease.trim()  // what the caller or the last layer freed (its features, its working memory)
             let layer = remaining[0]
             remaining.removeFirst()  // `layer` then holds the last reference to its features
             let tags = LayerSectionTags.standard(layer: index)

@@ -45,6 +45,28 @@ final class OSMStreamTests: XCTestCase {
         }
     }
 
+    func testTheNodeStorePacksBlocksOfIdsAndKeepsWholeTheBlocksWhereIdsJump() {
+        // Runs of ids 2 apart, a jump of 10^10 (as between tiled copies) in the middle of a block,
+        // and the extremes of Int64.
+        var ids: [Int64] = [Int64.min, Int64.min + 1]
+        ids += (0..<100).map { Int64($0) * 2 }
+        ids += (0..<150).map { 10_000_000_000 + Int64($0) * 2 }
+        ids += [Int64.max - 1, Int64.max]
+        var store = OSMNodeStore()
+        for (index, id) in ids.enumerated().reversed() { store.append(id: id, latitude: Int64(index) * 100, longitude: -Int64(index) * 100) }
+        store.finish()
+        XCTAssertEqual(store.count, ids.count)
+        XCTAssertEqual(store.ids, ids)
+        for (index, id) in ids.enumerated() {
+            XCTAssertEqual(store.index(of: id), index, "\(id)")
+            XCTAssertEqual(store.node(id: id)?.latitudeNanodegrees, Int64(index) * 100)
+            if id != Int64.max, !ids.contains(id + 1) { XCTAssertNil(store.index(of: id + 1), "\(id + 1)") }
+        }
+        XCTAssertNil(store.index(of: 10_000_000_000 - 1))
+        XCTAssertNil(store.index(of: 5_000_000_000))
+        XCTAssertNil(store.index(of: 1 << 62))
+    }
+
     func testTheWayReferenceStoreGivesBackAnyIds() {
         let ways: [(Int64, [Int64])] = [(1, [1, 2, 3]), (2, []), (1 << 40, [Int64.max, Int64.min, 0, -1, 1 << 35]), (-5, [7, 7, 7])]
         var store = OSMWayReferenceStore()

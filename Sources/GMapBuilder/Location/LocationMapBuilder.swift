@@ -80,13 +80,14 @@ public enum LocationMapBuilder {
         let network = StreetNetwork(data, includePaths: includePaths)
         data = OSMData()
         MemoryRelease.trim()  // the positions and kept ways
-        let (bytes, summary) = try build(network: network, places: places, absent: (counts.waysWithAbsentNodes, counts.absentNodeReferences),
+        let (bytes, summary) = try build(network: consume network, places: consume places, absent: (counts.waysWithAbsentNodes, counts.absentNodeReferences),
                                          includePaths: includePaths, metadata: metadata)
         return (bytes, summary, counts)
     }
 
     /// The map of a street network and places; `absent` counts the ways that reference absent nodes, and those references.
-    static func build(network: StreetNetwork, places: OSMPlaces, absent: (ways: Int, references: Int), includePaths: Bool,
+    /// The network and places are freed before the file is finished (what the summary needs of them is taken first).
+    static func build(network: consuming StreetNetwork, places: consuming OSMPlaces, absent: (ways: Int, references: Int), includePaths: Bool,
                       metadata: [(key: String, value: String)]) throws -> (bytes: [UInt8], summary: LocationMapSummary) {
         guard !network.streets.isEmpty else {
             throw BuildError("the OSM data has no named \(includePaths ? "roads or paths" : "roads") (highway ways with a name or ref), so there is no road layer to build")
@@ -172,19 +173,21 @@ public enum LocationMapBuilder {
         roads = try LineLayerBuilder(options: options)
         (placeLayer, addresses, postcodes, intersections) = (try PointLayerBuilder(options: options), try PointLayerBuilder(options: options),
                                                              try PointLayerBuilder(options: options), try PointLayerBuilder(options: options))
+        summary.roadWays = network.streets.reduce(0) { $0 + $1.wayIDs.count }
+        summary.areas = places.areas.count
+        summary.incompleteRelations = places.incompleteRelations
+        _ = consume network
+        _ = consume places
         let (bytes, reports) = try map.finishReleasingLayers()
 
         summary.roads = written.roads
-        summary.roadWays = network.streets.reduce(0) { $0 + $1.wayIDs.count }
-        summary.areas = places.areas.count
         summary.places = written.places
         summary.addresses = written.addresses
         summary.intersections = written.intersections
         summary.waysWithAbsentNodes = absent.ways
         summary.absentNodeReferences = absent.references
-        summary.incompleteRelations = places.incompleteRelations
         let names = [Name.areas, Name.roads, Name.places, Name.addresses, Name.postcodes, Name.intersections]
-        let kept = [!places.areas.isEmpty, true, written.places > 0, written.addresses > 0, written.postcodes > 0, written.intersections > 0]
+        let kept = [summary.areas > 0, true, written.places > 0, written.addresses > 0, written.postcodes > 0, written.intersections > 0]
         let layerNames = zip(names, kept).filter(\.1).map(\.0)
         // The first report also counts the file-wide sections (LAYR, META, STRS): leave those out.
         let shared: Set<String> = ["LAYR", "META", "STRS"]

@@ -1,20 +1,22 @@
 /// Node positions kept compactly, for reading an extract too large to hold as ``OSMNode`` values
 /// (issue 22, part 8).
 ///
-/// Layout: three parallel arrays, the ids (`Int64`) and the latitude and longitude in units of
-/// 100 nanodegrees (1e-7°, `Int32`: ±90° and ±180° fit), 16 bytes a node. PBF writers use the
-/// default granularity of 100 nanodegrees, so the narrow arrays are exact; the first position
-/// that is not a whole number of 100 nanodegrees switches the store to `Int64` nanodegrees
-/// (24 bytes a node), so positions always come back exactly as the file gave them.
+/// Layout while appending: three parallel arrays, the ids (`Int64`) and the latitude and
+/// longitude in units of 100 nanodegrees (1e-7°, `Int32`: ±90° and ±180° fit). PBF writers use
+/// the default granularity of 100 nanodegrees, so the narrow arrays are exact; the first position
+/// that is not a whole number of 100 nanodegrees switches the store to `Int64` nanodegrees, so
+/// positions always come back exactly as the file gave them.
 ///
-/// Lookup: ``finish()`` leaves the ids ascending and distinct, and ``index(of:)`` searches a
-/// sample of every 64th id (small enough to stay in cache) and then 64 ids. Files normally give
-/// nodes sorted by id, and then appending is all there is to do; a file that does not is sorted
-/// by ``finish()`` (stably). Either way, when an id is repeated the first node in file order wins,
-/// as in ``OSMData/node(id:)``. Ids are `Int64` throughout: no arithmetic is done on them.
+/// ``finish()`` sorts by id when the file did not (stably; when an id is repeated the first node
+/// in file order wins, as in ``OSMData/node(id:)``), then packs the ids in blocks of 64: each
+/// block's first id (`Int64`, also the sample that lookups search first, small enough to stay in
+/// cache) and each id's difference from it (`UInt32`). A block whose ids span 2^32 or more (where
+/// the ids jump, as between the copies of a tiled extract) keeps its 64 ids whole. A finished store
+/// takes about 12 bytes a node (narrow positions). Ids are `Int64` throughout and differences are
+/// taken with wrapping arithmetic on ids known to be ordered: no id overflows.
 public struct OSMNodeStore: Sendable {
-    /// Node ids, in file order until ``finish()``, then ascending and distinct.
-    public private(set) var ids: [Int64] = []
+    /// Node ids while appending (in file order); emptied by ``finish()``.
+    private var appended: [Int64] = []
     private var latitudes: [Int32] = []
     private var longitudes: [Int32] = []
     private var wideLatitudes: [Int64] = []
@@ -23,41 +25,51 @@ public struct OSMNodeStore: Sendable {
     public private(set) var isWide = false
     /// Whether the ids appended so far are strictly ascending (repeats of the last id are dropped as they come).
     private var isAscending = true
-    /// Every 64th id, built by ``finish()``.
-    private var sample: [Int64] = []
-    private static let sampleStride = 64
+    /// After ``finish()``: each block's first id, each id's difference from its block's first, and for
+    /// each block the slot of its whole ids in `wholeIDs` (-1 for a block of differences).
+    private var blockFirst: [Int64] = []
+    private var differences: [UInt32] = []
+    private var wholeSlot: [Int32] = []
+    private var wholeIDs: [Int64] = []
+    private var finished = false
+    private var storedCount = 0
+    private static let blockSize = 64
 
     /// An empty store.
     public init() {}
 
     /// The number of nodes held.
-    public var count: Int { ids.count }
+    public var count: Int { finished ? storedCount : appended.count }
 
     /// Bytes the arrays hold now (capacity, not count), for memory estimates.
     public var byteCount: Int {
-        ids.capacity * 8 + latitudes.capacity * 4 + longitudes.capacity * 4 + wideLatitudes.capacity * 8 + wideLongitudes.capacity * 8
-            + sample.capacity * 8
+        appended.capacity * 8 + latitudes.capacity * 4 + longitudes.capacity * 4 + wideLatitudes.capacity * 8 + wideLongitudes.capacity * 8
+            + blockFirst.capacity * 8 + differences.capacity * 4 + wholeSlot.capacity * 4 + wholeIDs.capacity * 8
     }
 
-    /// Bytes a node takes (narrow store).
+    /// Bytes a node takes while appending (narrow positions); a finished store takes about 12.
     public static let bytesPerNode = 16
 
-    /// Adds a node's position (nanodegrees, as ``OSMNode`` keeps them).
+    /// The ids held: in file order before ``finish()``, ascending and distinct after.
+    public var ids: [Int64] { finished ? (0..<storedCount).map(id(at:)) : appended }
+
+    /// Adds a node's position (nanodegrees, as ``OSMNode`` keeps them). Not after ``finish()``.
     public mutating func append(id: Int64, latitude: Int64, longitude: Int64) {
-        if isAscending, let last = ids.last {
+        precondition(!finished, "OSMNodeStore.append after finish")
+        if isAscending, let last = appended.last {
             if id == last { return }  // a repeat: the first wins
             if id < last { isAscending = false }
         }
         if !isWide {
             if latitude % 100 == 0, longitude % 100 == 0, let lat = Int32(exactly: latitude / 100), let lon = Int32(exactly: longitude / 100) {
-                ids.append(id)
+                appended.append(id)
                 latitudes.append(lat)
                 longitudes.append(lon)
                 return
             }
             widen()
         }
-        ids.append(id)
+        appended.append(id)
         wideLatitudes.append(latitude)
         wideLongitudes.append(longitude)
     }
@@ -72,8 +84,11 @@ public struct OSMNodeStore: Sendable {
     }
 
     /// Makes the store searchable: sorts by id when the file did not (stably, the first of a repeated
-    /// id kept) and builds the sample. Call once all nodes are appended.
+    /// id kept) and packs the ids. Call once all nodes are appended (again does nothing).
     public mutating func finish() {
+        guard !finished else { return }
+        var ids = appended
+        appended = []
         if !isAscending {
             let order = ids.indices.sorted { ids[$0] != ids[$1] ? ids[$0] < ids[$1] : $0 < $1 }
             var kept: [Int] = []
@@ -89,26 +104,72 @@ public struct OSMNodeStore: Sendable {
             }
             isAscending = true
         }
-        sample = stride(from: 0, to: ids.count, by: Self.sampleStride).map { ids[$0] }
+        storedCount = ids.count
+        let blocks = (ids.count + Self.blockSize - 1) / Self.blockSize
+        blockFirst.reserveCapacity(blocks)
+        wholeSlot.reserveCapacity(blocks)
+        differences = [UInt32](repeating: 0, count: ids.count)
+        for block in 0..<blocks {
+            let start = block * Self.blockSize, end = min(start + Self.blockSize, ids.count)
+            let first = ids[start]
+            blockFirst.append(first)
+            // Ascending ids: the span is the last minus the first, which may exceed Int64 (wrapping, read unsigned).
+            if UInt64(bitPattern: ids[end - 1] &- first) <= UInt64(UInt32.max) {
+                wholeSlot.append(-1)
+                for index in start..<end { differences[index] = UInt32(truncatingIfNeeded: UInt64(bitPattern: ids[index] &- first)) }
+            } else {
+                wholeSlot.append(Int32(wholeIDs.count / Self.blockSize))
+                wholeIDs.append(contentsOf: ids[start..<end])
+                wholeIDs.append(contentsOf: repeatElement(Int64.max, count: Self.blockSize - (end - start)))
+            }
+        }
+        finished = true
+    }
+
+    /// The id at `index` of a finished store.
+    public func id(at index: Int) -> Int64 {
+        let block = index / Self.blockSize
+        let slot = wholeSlot[block]
+        if slot >= 0 { return wholeIDs[Int(slot) * Self.blockSize + index % Self.blockSize] }
+        return blockFirst[block] &+ Int64(differences[index])
     }
 
     /// The index of the node `id`, or nil when the store does not hold it. Needs ``finish()``.
     public func index(of id: Int64) -> Int? {
-        sample.withUnsafeBufferPointer { sample -> Int? in
-            // The last sample ≤ id.
-            var low = 0, high = sample.count
+        blockFirst.withUnsafeBufferPointer { firsts -> Int? in
+            // The last block whose first id is ≤ id.
+            var low = 0, high = firsts.count
             while low < high {
                 let middle = (low + high) / 2
-                if sample[middle] <= id { low = middle + 1 } else { high = middle }
+                if firsts[middle] <= id { low = middle + 1 } else { high = middle }
             }
             guard low > 0 else { return nil }
-            return ids.withUnsafeBufferPointer { ids -> Int? in
-                var low = (low - 1) * Self.sampleStride, high = min(low + Self.sampleStride, ids.count)
+            let block = low - 1
+            let start = block * Self.blockSize, end = min(start + Self.blockSize, storedCount)
+            let slot = wholeSlot[block]
+            if slot >= 0 {
+                return wholeIDs.withUnsafeBufferPointer { whole -> Int? in
+                    let base = Int(slot) * Self.blockSize
+                    var low = 0, high = end - start
+                    while low < high {
+                        let middle = (low + high) / 2
+                        let value = whole[base + middle]
+                        if value == id { return start + middle }
+                        if value < id { low = middle + 1 } else { high = middle }
+                    }
+                    return nil
+                }
+            }
+            let span = UInt64(bitPattern: id &- firsts[block])  // id ≥ the block's first
+            guard span <= UInt64(UInt32.max) else { return nil }
+            let target = UInt32(span)
+            return differences.withUnsafeBufferPointer { differences -> Int? in
+                var low = start, high = end
                 while low < high {
                     let middle = (low + high) / 2
-                    let value = ids[middle]
-                    if value == id { return middle }
-                    if value < id { low = middle + 1 } else { high = middle }
+                    let value = differences[middle]
+                    if value == target { return middle }
+                    if value < target { low = middle + 1 } else { high = middle }
                 }
                 return nil
             }
