@@ -3,8 +3,8 @@
 ///
 /// **How**: the file is read blob by blob (``OSMPBFReader/stream(path:into:)``); of each element
 /// only what can matter is kept:
-/// - every node's position, in an ``OSMNodeStore`` (16 bytes a node; sorted by id afterwards if the
-///   file was not);
+/// - every node's position, in an ``OSMNodeStore`` (16 bytes a node while reading, about 12 once
+///   its ids are packed; sorted by id afterwards if the file was not);
 /// - every way's node references, varint-coded in an ``OSMWayReferenceStore`` (about 2 bytes a
 ///   reference), to count references to absent nodes over all ways, as the summary always has,
 ///   and to find the untagged member ways of multipolygon relations, which come after the ways;
@@ -23,12 +23,17 @@
 /// and way references against twice that; past either, the read stops with a ``BuildError`` that
 /// names the limit and how to raise it, rather than the process being killed for memory.
 ///
+/// **Stages** (``LocationMapBuilder/build(pbfPath:includePaths:limits:metadata:)``): read; the
+/// places (then the kept nodes and relations are freed); the street network (then the positions
+/// and kept ways); the layers, each freed once built. ``MemoryRelease`` gives the freed heap back
+/// between them, so the peak is the largest stage rather than their sum.
+///
 /// Not relied on: that nodes come sorted by id, before the ways, or ways before relations.
 /// Repeated ids keep their first element (nodes), or as ``OSMPlaces`` does (ways).
 public enum LocationInput {
     /// How much a read may take.
     public struct Limits: Sendable {
-        /// The most nodes a file may have (``OSMNodeStore`` takes 16 bytes each; the default, 500
+        /// The most nodes a file may have (``OSMNodeStore`` takes 16 bytes each while reading; the default, 500
         /// million, is 8 GB of positions, a country of Germany's size). Way references may be twice as many.
         public var maximumNodes: Int
 
