@@ -114,20 +114,35 @@ public struct LayeredMapBuilder {
 
     /// Builds the file: its bytes and one report per layer (the file's length in each report's ``BuildReport/byteCount``).
     public func finish() throws -> (bytes: [UInt8], reports: [BuildReport]) {
-        guard let first = contents.first else { throw BuildError("a map needs at least one layer") }
-        let layers = contents
-        let options = first.content.options
+        var copy = self  // shares the layers: nothing is freed
+        return try copy.finishReleasingLayers()
+    }
+
+    /// Builds the file as ``finish()`` does, freeing each layer's features once its sections are
+    /// built and each section once it is in the file, so that a large map's build holds less at
+    /// once (``LocationMapBuilder`` on a region). The builder is left without layers.
+    public mutating func finishReleasingLayers() throws -> (bytes: [UInt8], reports: [BuildReport]) {
+        guard let options = contents.first?.content.options, let metadataPairs = contents.first?.content.metadataPairs else {
+            throw BuildError("a map needs at least one layer")
+        }
+        // What is needed of the layers after they are built (they are freed one by one).
+        let layers = contents.map { (name: $0.name, isPolygons: { if case .polygons = $0 { return true } else { return false } }($0.content)) }
+        var remaining = contents
+        contents = []
         let indexes = options.writesLayerIndexes
         let major = options.formatMajorVersion
         guard major == 2 || major == 3 else { throw BuildError("format \(major) cannot be written: this builder writes 3 (the default) and 2") }
         guard indexes || layers.count == 1 else { throw BuildError("a map of several layers needs a layer table (format 3 or 2.1)") }
-        guard layers.allSatisfy({ $0.content.options.formatMajorVersion == major }) else { throw BuildError("every layer must have the same format version") }
+        guard remaining.allSatisfy({ $0.content.options.formatMajorVersion == major }) else { throw BuildError("every layer must have the same format version") }
         var strings = StringPool()
         var writer = MapWriter()
         var reports: [BuildReport] = []
         var layerRecords: [UInt8] = []
         var grid: GridInfo?
-        for (index, layer) in layers.enumerated() {
+        for index in layers.indices {
+            MemoryRelease.trim()  // what the caller or the last layer freed (its features, its working memory)
+            let layer = remaining[0]
+            remaining.removeFirst()  // `layer` then holds the last reference to its features
             let tags = LayerSectionTags.standard(layer: index)
             let built: MapBuilder.BuiltLayer
             do {
@@ -159,20 +174,20 @@ public struct LayeredMapBuilder {
         let simplifications = zip(layers, reports).compactMap { layer, report in
             report.simplification.map { (layers.count == 1 ? "" : layer.name, $0.summary) }
         }
-        let metadata = try MetadataWriter.section(pairs: first.content.metadataPairs, options: options, grid: grid ?? reports[0].grid,
+        let metadata = try MetadataWriter.section(pairs: metadataPairs, options: options, grid: grid ?? reports[0].grid,
                                                   simplifications: simplifications, strings: &strings)
         writer.add(.metadata, metadata)
         writer.add(.strings, strings.bytes)
         reports[0].sectionSizes.append(("META", metadata.count))
         reports[0].sectionSizes.append(("STRS", strings.bytes.count))
         // A layer of lines or points makes the file 3.1; polygons alone stay 3.0, byte for byte.
-        let hasOpenGeometry = layers.contains { if case .polygons = $0.content { return false } else { return true } }
+        let hasOpenGeometry = layers.contains { !$0.isPolygons }
         // Parity groups (repeated slots) make it 3.2.
         let repeatsSlots = reports.contains { $0.repeatsSlots }
         let minor = major >= 3 ? (repeatsSlots ? FormatLayout.minorVersionWithPartGroups
                                   : hasOpenGeometry ? FormatLayout.minorVersionWithLinesAndPoints : FormatLayout.minorVersion)
             : indexes ? FormatLayout.minorVersionWithLayers : FormatLayout.minorVersionWithoutLayers
-        let bytes = writer.bytes(quantizer: options.quantizer, majorVersion: major, minorVersion: minor)
+        let bytes = writer.takeBytes(quantizer: options.quantizer, majorVersion: major, minorVersion: minor)
         for index in reports.indices { reports[index].byteCount = bytes.count }
         return (bytes, reports)
     }

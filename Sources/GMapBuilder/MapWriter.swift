@@ -16,10 +16,19 @@ struct MapWriter {
 
     /// The whole file, with the format version `majorVersion.minorVersion`.
     func bytes(quantizer: Quantizer, majorVersion: UInt16 = FormatLayout.majorVersion, minorVersion: UInt16 = FormatLayout.minorVersion) -> [UInt8] {
+        var copy = self
+        return copy.takeBytes(quantizer: quantizer, majorVersion: majorVersion, minorVersion: minorVersion)
+    }
+
+    /// The whole file, as ``bytes(quantizer:majorVersion:minorVersion:)``, each section freed once
+    /// it is copied into the file (the writer is left empty): a large map is then held about once
+    /// at the end of a build, not twice.
+    mutating func takeBytes(quantizer: Quantizer, majorVersion: UInt16 = FormatLayout.majorVersion,
+                            minorVersion: UInt16 = FormatLayout.minorVersion) -> [UInt8] {
         let tableLength = sections.count * FormatLayout.sectionEntryLength
         var offset = align(FormatLayout.headerLength + tableLength)
         var table: [UInt8] = []
-        var layout: [(offset: Int, bytes: [UInt8])] = []
+        var layout: [(offset: Int, count: Int)] = []
         for section in sections {
             table.appendLittleEndian(section.tag)
             table.appendLittleEndian(UInt32(0))
@@ -27,10 +36,10 @@ struct MapWriter {
             table.appendLittleEndian(UInt64(section.bytes.count))
             table.appendLittleEndian(CRC32.checksum(section.bytes))
             table.appendLittleEndian(UInt32(0))
-            layout.append((offset, section.bytes))
+            layout.append((offset, section.bytes.count))
             offset = align(offset + section.bytes.count)
         }
-        let fileLength = layout.last.map { $0.offset + $0.bytes.count } ?? FormatLayout.headerLength + tableLength
+        let fileLength = layout.last.map { $0.offset + $0.count } ?? FormatLayout.headerLength + tableLength
 
         var header = FormatLayout.magic
         header.appendLittleEndian(majorVersion)
@@ -48,10 +57,15 @@ struct MapWriter {
 
         var file = header + table
         file.reserveCapacity(fileLength)
-        for section in layout {
+        for (index, section) in layout.enumerated() {
             file.append(contentsOf: repeatElement(0, count: section.offset - file.count))
-            file.append(contentsOf: section.bytes)
+            file.append(contentsOf: sections[index].bytes)
+            if sections[index].bytes.count > 1 << 20 {
+                sections[index].bytes = []
+                MemoryRelease.trim()
+            }
         }
+        sections = []
         return file
     }
 

@@ -6,7 +6,7 @@ import GMapCodecs
 /// `gmap build INPUT -o OUTPUT [options]`.
 enum BuildCommand: Command {
     static let name = "build"
-    static let options: Set<String> = ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth", "--layer", "--format", "--simplify", "--top", "--osm", "--geometry", "--meta", "--profile", "--languages"]
+    static let options: Set<String> = ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth", "--layer", "--format", "--simplify", "--top", "--osm", "--geometry", "--meta", "--profile", "--languages", "--max-nodes"]
     static let flags: Set<String> = ["--quiet", "-q", "--coast-buffer", "--paths"]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
@@ -14,6 +14,7 @@ enum BuildCommand: Command {
         if list.has("--paths") { throw CommandFailure(message: "--paths only applies with --osm FILE.osm.pbf (footways, cycleways, paths and steps as roads)") }
         if list.value("--profile") != nil { throw CommandFailure(message: "--profile only applies with --osm FILE.osm.pbf (which roads a location map keeps)") }
         if list.value("--languages") != nil { throw CommandFailure(message: "--languages only applies with --osm FILE.osm.pbf (the names in other languages a location map keeps)") }
+        if list.value("--max-nodes") != nil { throw CommandFailure(message: "--max-nodes only applies with --osm FILE.osm.pbf (the most nodes an extract may have)") }
         let layers = try list.values("--layer").map(LayerArgument.parse)
         guard layers.isEmpty ? list.positional.count == 1 : list.positional.isEmpty else {
             throw CommandFailure(message: layers.isEmpty
@@ -361,7 +362,8 @@ extension BuildCommand {
                           written. Format 2 always writes entries.
       -q, --quiet         print no summary
 
-    gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths] [--profile pedestrian|all] [--languages LIST] [-q]
+    gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths] [--profile pedestrian|all] [--languages LIST]
+                                                 [--max-nodes N] [-q]
 
     Builds a location map, for gmap where, from an OpenStreetMap extract (PBF: zlib or raw
     blobs, dense or plain nodes, ways, multipolygon relations). Its layers: roads (lines: one
@@ -373,8 +375,11 @@ extension BuildCommand {
     counted in the summary. The map records the source file's name and the attribution
     "\(OSMBuild.attribution)" (gmap info shows them): keep it with anything you
     make from the map. A file that cannot be read stops the build with a message naming the
-    file, the blob and the byte (exit 2). The polygon options above (--id, --keep, --precision,
-    --simplify, --layer, --format, --top, tiling) do not apply.
+    file, the blob and the byte (exit 2). The file is read blob by blob, keeping every node's
+    position (16 bytes a node) and only the elements that can be roads, areas, places or
+    addresses, so a region builds in a few times its file size of memory; an extract with more
+    nodes than --max-nodes stops the build with a message saying so. The polygon options above
+    (--id, --keep, --precision, --simplify, --layer, --format, --top, tiling) do not apply.
       --osm FILE          the .osm.pbf extract to read ("-" for standard input)
       --paths             keep footways, cycleways, paths and steps as roads too (default:
                           streets only)
@@ -387,6 +392,8 @@ extension BuildCommand {
                           roads, places and areas, for gmap where --language: a comma-separated
                           list of codes (sv,en), all, or none (default: none; the map stays
                           smallest). A name equal to the name itself is not kept again.
+      --max-nodes N       the most nodes the extract may have (default 500000000, 8 GB of
+                          node positions); raise it for a larger region where memory allows
 
     EXAMPLES
       gmap build countries.geojson -o world.gmap --id iso_a2 --keep name,iso_a3

@@ -29,7 +29,7 @@ enum HelpText {
                                                  INPUT: .geojson[.gz], .ndjson, .shp, .zip
       gmap build --layer NAME=INPUT[:IDPROP] ... -o OUTPUT.gmap [options]
                                                  several layers in one map
-      gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths] [--profile P]
+      gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths] [--profile P] [--languages LIST] [--max-nodes N]
                                                  roads, places and areas for gmap where
       gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--language LL] [--json]
                                                  where the point is, in words: the road

@@ -3,7 +3,7 @@ import GMap
 import GMapBuilder
 import GMapCodecs
 
-/// `gmap build --osm FILE.osm.pbf -o MAP [--paths]`: a location map (roads, areas, places,
+/// `gmap build --osm FILE.osm.pbf -o MAP [--paths] [--max-nodes N]`: a location map (roads, areas, places,
 /// addresses, intersections) from an OpenStreetMap extract, for `gmap where`.
 enum OSMBuild {
     /// The attribution OpenStreetMap's licence asks for, recorded in every map built from its data.
@@ -23,15 +23,8 @@ enum OSMBuild {
             throw CommandFailure(message: "gmap build needs an output file: -o OUTPUT.gmap")
         }
         try OutputFile.checkDirectory(of: output)
+        let limits = try self.limits(list)
         let started = Date()
-        let data: OSMData
-        do {
-            data = try OSMPBFReader.read(path: input)
-        } catch let error as OSMPBFError {
-            throw CommandFailure(message: error.description)  // names the file, the blob and the byte
-        } catch let error as FileReadError {
-            throw CommandFailure(message: error.description)
-        }
         let includePaths = list.has("--paths")
         let profile = try roadProfile(list)
         let languages = try self.languages(list)
@@ -42,15 +35,21 @@ enum OSMBuild {
             (key: "roads", value: (includePaths ? "streets, footways, cycleways, paths and steps" : "streets") + ", profile \(profile.rawValue)"),
             (key: "languages", value: languages.map { $0.isEmpty ? "none" : $0.sorted().joined(separator: ",") } ?? "all"),
         ]
-        let result: (bytes: [UInt8], summary: LocationMapSummary)
+        let result: (bytes: [UInt8], summary: LocationMapSummary, counts: LocationInput.Counts)
         do {
-            result = try LocationMapBuilder.build(data, includePaths: includePaths, profile: profile, languages: languages, metadata: metadata)
+            // Streamed: the file is never held whole, nor its elements (see LocationInput).
+            result = try LocationMapBuilder.build(pbfPath: input, includePaths: includePaths, profile: profile, languages: languages,
+                                                    limits: limits, metadata: metadata)
+        } catch let error as OSMPBFError {
+            throw CommandFailure(message: error.description)  // names the file, the blob and the byte
+        } catch let error as FileReadError {
+            throw CommandFailure(message: error.description)
         } catch let error as BuildError {
             throw CommandFailure(message: "\(input): \(error.description)")
         }
         try OutputFile.write(result.bytes, to: output)
         if !(list.has("--quiet") || list.has("-q")) {
-            StandardError.write(summary(result.summary, data: data, input: input, output: output,
+            StandardError.write(summary(result.summary, counts: result.counts, input: input, output: output,
                                         seconds: Date().timeIntervalSince(started)))
         }
         return ExitCode.success
@@ -78,6 +77,16 @@ enum OSMBuild {
             throw CommandFailure(message: "--profile '\(text)' is not a profile; the profiles are \(RoadProfile.allCases.map(\.rawValue).joined(separator: " and "))")
         }
         return profile
+
+    }
+
+    /// The read's limits: `--max-nodes N` (a positive whole number), else the default.
+    static func limits(_ list: ArgumentList) throws -> LocationInput.Limits {
+        guard let text = list.value("--max-nodes") else { return LocationInput.Limits() }
+        guard let count = Int(text.replacingOccurrences(of: "_", with: "")), count > 0 else {
+            throw CommandFailure(message: "--max-nodes needs a positive whole number of nodes, not '\(text)'")
+        }
+        return LocationInput.Limits(maximumNodes: count)
     }
 
     /// Fails for arguments that `--osm` does not take: an INPUT, and the polygon builds' options.
@@ -94,10 +103,10 @@ enum OSMBuild {
     }
 
     /// The summary printed on stderr: what was read, what each layer holds, the bytes, the time.
-    static func summary(_ summary: LocationMapSummary, data: OSMData, input: String, output: String, seconds: Double) -> String {
+    static func summary(_ summary: LocationMapSummary, counts: LocationInput.Counts, input: String, output: String, seconds: Double) -> String {
         var lines: [String] = []
         lines.append("wrote \(output): \(summary.byteCount) bytes in \(String(format: "%.2f", seconds)) s")
-        lines.append("  read \((input as NSString).lastPathComponent): \(data.nodes.count) nodes, \(data.ways.count) ways, \(data.relations.count) relations in \(data.blobCount) blobs")
+        lines.append("  read \((input as NSString).lastPathComponent): \(counts.nodes) nodes, \(counts.ways) ways, \(counts.relations) relations in \(counts.blobs) blobs")
         lines.append("  roads \(summary.roads) (from \(summary.roadWays) ways), areas \(summary.areas), places \(summary.places), addresses \(summary.addresses)")
         lines.append("  intersections \(summary.intersections) (\(summary.mainIntersections) main)")
         lines.append("  ways with absent nodes: \(summary.waysWithAbsentNodes) (\(summary.absentNodeReferences) references), kept in their present pieces")

@@ -39,6 +39,25 @@ final class WhereCommandLineTests: CommandLineTestCase {
 
     // MARK: build --osm
 
+    /// `--max-nodes`: an extract with more nodes stops the build (exit 2) with a message naming the
+    /// limit and how to raise it; at the limit it builds; the option is refused without `--osm`.
+    func testTheNodeLimitStopsABuildWithAMessage() throws {
+        let map = path("limited.gmap")
+        let over = try run(["build", "--osm", try smallPBF(), "-o", map, "--max-nodes", "4"])
+        XCTAssertEqual(over.status, 2, over.stderr)
+        XCTAssertTrue(over.stderr.contains("more than 4 nodes, the limit of --max-nodes"), over.stderr)
+        XCTAssertTrue(over.stderr.contains("raise it with --max-nodes N"), over.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: map))
+        let at = try run(["build", "--osm", try smallPBF(), "-o", map, "--max-nodes", "5"])
+        XCTAssertEqual(at.status, 0, at.stderr)
+        let bad = try run(["build", "--osm", try smallPBF(), "-o", map, "--max-nodes", "0"])
+        XCTAssertEqual(bad.status, 2, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("--max-nodes needs a positive whole number"), bad.stderr)
+        let polygons = try run(["build", "in.geojson", "-o", map, "--max-nodes", "5"])
+        XCTAssertEqual(polygons.status, 2, polygons.stderr)
+        XCTAssertTrue(polygons.stderr.contains("--max-nodes only applies with --osm"), polygons.stderr)
+    }
+
     func testBuildSummaryAndMetadata() throws {
         let map = path("small.gmap")
         let result = try run(["build", "--osm", try smallPBF(), "-o", map])

@@ -56,8 +56,45 @@ public enum LocationMapBuilder {
     /// steps as roads too; `profile` says which roads a walker is offered (``RoadProfile``); `metadata` goes to the map's `META` section (source file, licence).
     public static func build(_ data: OSMData, includePaths: Bool = false, profile: RoadProfile = .pedestrian, languages: Set<String>? = [],
                              metadata: [(key: String, value: String)] = []) throws -> (bytes: [UInt8], summary: LocationMapSummary) {
-        let network = StreetNetwork(data, includePaths: includePaths, profile: profile)
+        var absent = (ways: 0, references: 0)
+        for way in data.ways {
+            let count = data.absentReferences(of: way)
+            if count > 0 {
+                absent.ways += 1
+                absent.references += count
+            }
+        }
+        return try build(network: StreetNetwork(data, includePaths: includePaths, profile: profile), places: OSMPlaces(data, profile: profile), absent: absent,
+                         includePaths: includePaths, profile: profile, languages: languages, metadata: metadata)
+    }
+
+    /// The map of the PBF file at `path` ("-" for standard input), read streamed (``LocationInput``):
+    /// the same bytes as ``build(_:includePaths:profile:languages:metadata:)`` of ``OSMPBFReader/read(path:)``, in
+    /// memory proportional to what the map needs, not to the file. The kept nodes and relations are
+    /// freed once the places are made, the node positions and kept ways once the street network is,
+    /// each layer's features once the layer is built (``LayeredMapBuilder/finishReleasingLayers()``). Errors: ``FileReadError``, ``OSMPBFError``, ``BuildError`` (a limit, or no roads).
+    public static func build(pbfPath path: String, includePaths: Bool = false, profile: RoadProfile = .pedestrian, languages: Set<String>? = [],
+                             limits: LocationInput.Limits = LocationInput.Limits(),
+                             metadata: [(key: String, value: String)] = []) throws -> (bytes: [UInt8], summary: LocationMapSummary, counts: LocationInput.Counts) {
+        var (data, counts) = try LocationInput.read(path: path, includePaths: includePaths, limits: limits)
+        // The places first: then the kept nodes and relations, which only they read, are freed
+        // before the street network is made, and the peak is the lower.
         let places = OSMPlaces(data, profile: profile)
+        data.nodes = []
+        data.relations = []
+        MemoryRelease.trim()
+        let network = StreetNetwork(data, includePaths: includePaths, profile: profile)
+        data = OSMData()
+        MemoryRelease.trim()  // the positions and kept ways
+        let (bytes, summary) = try build(network: consume network, places: consume places, absent: (counts.waysWithAbsentNodes, counts.absentNodeReferences),
+                                         includePaths: includePaths, profile: profile, languages: languages, metadata: metadata)
+        return (bytes, summary, counts)
+    }
+
+    /// The map of a street network and places; `absent` counts the ways that reference absent nodes, and those references.
+    /// The network and places are freed before the file is finished (what the summary needs of them is taken first).
+    static func build(network: consuming StreetNetwork, places: consuming OSMPlaces, absent: (ways: Int, references: Int), includePaths: Bool,
+                      profile: RoadProfile, languages: Set<String>?, metadata: [(key: String, value: String)]) throws -> (bytes: [UInt8], summary: LocationMapSummary) {
         guard !network.streets.isEmpty else {
             throw BuildError("the OSM data has no named \(includePaths ? "roads or paths" : "roads") (highway ways with a name or ref), so there is no road layer to build")
         }
@@ -141,25 +178,28 @@ public enum LocationMapBuilder {
         if addresses.featureCount > 0 { try map.addLayer(named: Name.addresses, addresses) }
         if postcodes.featureCount > 0 { try map.addLayer(named: Name.postcodes, postcodes) }
         if intersections.featureCount > 0 { try map.addLayer(named: Name.intersections, intersections) }
-        let (bytes, reports) = try map.finish()
-
-        summary.roads = roads.featureCount
+        // From here only the map holds the layers' features, so that it frees each once it is built.
+        let written = (roads: roads.featureCount, places: placeLayer.featureCount, addresses: addresses.featureCount,
+                       postcodes: postcodes.featureCount, intersections: intersections.featureCount)
+        areas = try MapBuilder(options: options)
+        roads = try LineLayerBuilder(options: options)
+        (placeLayer, addresses, postcodes, intersections) = (try PointLayerBuilder(options: options), try PointLayerBuilder(options: options),
+                                                             try PointLayerBuilder(options: options), try PointLayerBuilder(options: options))
         summary.roadWays = network.streets.reduce(0) { $0 + $1.wayIDs.count }
         summary.areas = places.areas.count
-        summary.places = placeLayer.featureCount
-        summary.addresses = addresses.featureCount
-        summary.intersections = intersections.featureCount
-        for way in data.ways {
-            let absent = data.absentReferences(of: way)
-            if absent > 0 {
-                summary.waysWithAbsentNodes += 1
-                summary.absentNodeReferences += absent
-            }
-        }
         summary.incompleteRelations = places.incompleteRelations
+        _ = consume network
+        _ = consume places
+        let (bytes, reports) = try map.finishReleasingLayers()
+
+        summary.roads = written.roads
+        summary.places = written.places
+        summary.addresses = written.addresses
+        summary.intersections = written.intersections
+        summary.waysWithAbsentNodes = absent.ways
+        summary.absentNodeReferences = absent.references
         let names = [Name.areas, Name.roads, Name.places, Name.addresses, Name.postcodes, Name.intersections]
-        let kept = [!places.areas.isEmpty, true, placeLayer.featureCount > 0, addresses.featureCount > 0, postcodes.featureCount > 0,
-                    intersections.featureCount > 0]
+        let kept = [summary.areas > 0, true, written.places > 0, written.addresses > 0, written.postcodes > 0, written.intersections > 0]
         let layerNames = zip(names, kept).filter(\.1).map(\.0)
         // The first report also counts the file-wide sections (LAYR, META, STRS): leave those out.
         let shared: Set<String> = ["LAYR", "META", "STRS"]

@@ -4,7 +4,7 @@ import GMapBuilder
 import GMapCodecs
 
 /// `gmap bench --osm FILE.osm.pbf`: the build of a location map from an OpenStreetMap extract,
-/// timed over repeated builds, with the process's peak resident memory; the map is written to a
+/// timed over repeated builds (streamed, as `gmap build --osm` reads), with the process's peak resident memory; the map is written to a
 /// temporary file for the rest of the bench.
 enum BuildBench {
     /// What the builds measured.
@@ -33,8 +33,7 @@ enum BuildBench {
         for _ in 0..<max(runs, 1) {
             let start = Stopwatch.now()
             do {
-                let data = try OSMPBFReader.read(path: osm)
-                bytes = try LocationMapBuilder.build(data, metadata: [(key: "attribution", value: OSMBuild.attribution)]).bytes
+                bytes = try LocationMapBuilder.build(pbfPath: osm, metadata: [(key: "attribution", value: OSMBuild.attribution)]).bytes
             } catch let error as OSMPBFError {
                 throw CommandFailure(message: error.description)
             } catch let error as FileReadError {

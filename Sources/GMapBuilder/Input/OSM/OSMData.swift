@@ -120,6 +120,21 @@ public struct OSMRelation: Sendable, Hashable {
     public func tag(_ key: String) -> String? { tags.first { $0.key == key }?.value }
 }
 
+/// Where a PBF decoder puts the elements it decodes, in file order: ``OSMData`` keeps them all;
+/// the location map's streaming reader (``LocationInput``) keeps node positions compactly and only
+/// the elements that can matter.
+public protocol OSMElementSink {
+    /// Called before `count` nodes are added (a dense group at a time), so that a sink can check a
+    /// limit before it allocates.
+    mutating func willAddNodes(_ count: Int) throws
+    /// A node (its tags empty for most nodes).
+    mutating func addNode(_ node: OSMNode) throws
+    /// A way.
+    mutating func addWay(_ way: OSMWay) throws
+    /// A relation.
+    mutating func addRelation(_ relation: OSMRelation) throws
+}
+
 /// Everything read from an OpenStreetMap PBF file: its nodes, ways and relations in file order,
 /// and what its header says.
 public struct OSMData: Sendable {
@@ -138,6 +153,10 @@ public struct OSMData: Sendable {
 
     /// Position of each node id in ``nodes``.
     private var nodePositions: [Int64: Int] = [:]
+    /// The positions of every node, when the data was read for a location map (``LocationInput``):
+    /// then ``nodes`` holds only the tagged nodes that can matter, and ``node(id:)`` and
+    /// ``absentReferences(of:)`` answer from this store (the nodes it gives have no tags).
+    public private(set) var positions: OSMNodeStore?
 
     /// Empty data.
     public init() {}
@@ -150,14 +169,25 @@ public struct OSMData: Sendable {
         indexNodes()
     }
 
+    /// Data of a streamed read: the elements kept, and every node's position (``positions``).
+    /// (No index of ``nodes`` is made: lookups go to the positions.)
+    public init(nodes: [OSMNode], ways: [OSMWay], relations: [OSMRelation], positions: OSMNodeStore) {
+        self.nodes = nodes
+        self.ways = ways
+        self.relations = relations
+        self.positions = positions
+    }
+
     /// Rebuilds the index of node ids (the first node of an id wins when a file repeats one).
     mutating func indexNodes() {
+        guard positions == nil else { return }
         nodePositions = Dictionary(nodes.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The node with `id`, or nil when the file does not hold it (an extract cuts ways at its edge).
     public func node(id: Int64) -> OSMNode? {
-        nodePositions[id].map { nodes[$0] }
+        if let positions { return positions.node(id: id) }
+        return nodePositions[id].map { nodes[$0] }
     }
 
     /// The way's nodes, cut into the pieces that the file holds: a reference to an absent node ends
@@ -179,6 +209,18 @@ public struct OSMData: Sendable {
 
     /// How many of the way's node references point at nodes the file does not hold.
     public func absentReferences(of way: OSMWay) -> Int {
-        way.nodeIDs.reduce(0) { $0 + (nodePositions[$1] == nil ? 1 : 0) }
+        if let positions { return way.nodeIDs.reduce(0) { $0 + (positions.index(of: $1) == nil ? 1 : 0) } }
+        return way.nodeIDs.reduce(0) { $0 + (nodePositions[$1] == nil ? 1 : 0) }
     }
+}
+
+extension OSMData: OSMElementSink {
+    /// Nothing to check: ``OSMData`` holds whatever it is given (``nodes`` grows as it is appended to).
+    public mutating func willAddNodes(_ count: Int) {}
+    /// Appends the node.
+    public mutating func addNode(_ node: OSMNode) { nodes.append(node) }
+    /// Appends the way.
+    public mutating func addWay(_ way: OSMWay) { ways.append(way) }
+    /// Appends the relation.
+    public mutating func addRelation(_ relation: OSMRelation) { relations.append(relation) }
 }

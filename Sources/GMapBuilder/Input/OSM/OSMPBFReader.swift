@@ -28,6 +28,7 @@ public enum OSMPBFReader {
     /// Reads PBF bytes; `file` names them in errors.
     public static func read(_ bytes: [UInt8], file: String) throws(OSMPBFError) -> OSMData {
         var data = OSMData()
+        var header = OSMData()  // the header block's fields, apart from the elements
         var position = 0
         var blob = 0
         while position < bytes.count {
@@ -46,25 +47,39 @@ public enum OSMPBFReader {
                 continue  // The format says readers skip blob types they do not know.
             }
             do {
-                if frame.type == "OSMHeader" {
-                    try readHeaderBlock(block, into: &data, blob: blob, file: file)
-                } else {
-                    var decoder = PrimitiveBlockDecoder(block: block, blob: blob, file: file)
-                    try decoder.decode(into: &data)
-                }
+                try decodeBlock(block, isHeader: frame.type == "OSMHeader", blob: blob, file: file, header: &header, into: &data)
             } catch let error as OSMPBFError {
                 throw error
-            } catch let error as ProtobufError {
-                throw OSMPBFError(file: file, blob: blob, byte: error.byteOffset, inBlockData: true, reason: .badMessage(error.reason))
             } catch {
                 throw OSMPBFError(file: file, blob: blob, byte: 0, inBlockData: true, reason: .badMessage("\(error)"))
             }
             position = frame.end
         }
+        data.boundingBox = header.boundingBox
+        data.writingProgram = header.writingProgram
         if blob == 0 { throw OSMPBFError(file: file, blob: 0, byte: 0, reason: .notPBF("the file is empty")) }
         data.blobCount = blob
         data.indexNodes()
         return data
+    }
+
+    /// Decodes one blob's block: the header block's bounding box and writing program into `header`,
+    /// a data block's elements into `sink`. Errors of the block's messages become ``OSMPBFError``s;
+    /// an error the sink throws (a limit) goes through as it is.
+    static func decodeBlock<Sink: OSMElementSink>(_ block: [UInt8], isHeader: Bool, blob: Int, file: String,
+                                                  header: inout OSMData, into sink: inout Sink) throws {
+        do {
+            if isHeader {
+                try readHeaderBlock(block, into: &header, blob: blob, file: file)
+            } else {
+                var decoder = PrimitiveBlockDecoder(block: block, blob: blob, file: file)
+                try decoder.decode(into: &sink)
+            }
+        } catch let error as OSMPBFError {
+            throw error
+        } catch let error as ProtobufError {
+            throw OSMPBFError(file: file, blob: blob, byte: error.byteOffset, inBlockData: true, reason: .badMessage(error.reason))
+        }
     }
 
     /// One blob's framing: its type and where its `Blob` message lies in the file.
@@ -86,7 +101,22 @@ public enum OSMPBFReader {
         }
         let headerStart = position + 4
         guard bytes.count - headerStart >= headerLength else { throw fail(headerStart, .truncated("a blob header of \(headerLength) bytes")) }
-        var reader = ProtobufReader(bytes[headerStart..<headerStart + headerLength])
+        let (type, dataSize) = try readBlobHeader(bytes[headerStart..<headerStart + headerLength], blob: blob, file: file)
+        let blobStart = headerStart + headerLength
+        guard Int64(bytes.count - blobStart) >= dataSize else {
+            throw fail(blobStart, .truncated("a blob of \(dataSize) bytes (\(bytes.count - blobStart) remain)"))
+        }
+        return Frame(type: type, blobStart: blobStart, end: blobStart + Int(dataSize))
+    }
+
+    /// The type and data size of a `BlobHeader` message (`bytes` keep their file offsets for errors);
+    /// the size is checked against ``maximumBlobSize``.
+    static func readBlobHeader(_ bytes: ArraySlice<UInt8>, blob: Int, file: String) throws(OSMPBFError) -> (type: String, dataSize: Int64) {
+        func fail(_ byte: Int, _ reason: OSMPBFError.Reason) -> OSMPBFError {
+            OSMPBFError(file: file, blob: blob, byte: byte, reason: reason)
+        }
+        let headerStart = bytes.startIndex
+        var reader = ProtobufReader(bytes)
         var type = "", dataSize: Int64 = -1
         do {
             while let field = try reader.nextField() {
@@ -110,11 +140,7 @@ public enum OSMPBFReader {
                             : fail(headerStart, .badMessage("the blob header has no type or no size"))
         }
         guard dataSize <= Int64(maximumBlobSize) else { throw fail(headerStart, .blobTooLarge(Int(dataSize))) }
-        let blobStart = headerStart + headerLength
-        guard Int64(bytes.count - blobStart) >= dataSize else {
-            throw fail(blobStart, .truncated("a blob of \(dataSize) bytes (\(bytes.count - blobStart) remain)"))
-        }
-        return Frame(type: type, blobStart: blobStart, end: blobStart + Int(dataSize))
+        return (type, dataSize)
     }
 
     /// The block held by the `Blob` message `blob`: raw, or zlib-decompressed and checked.

@@ -26,7 +26,7 @@ struct PrimitiveBlockDecoder {
     }
 
     /// Reads the block: the scale and the string table first (wherever they are), then the groups.
-    mutating func decode(into data: inout OSMData) throws {
+    mutating func decode<Sink: OSMElementSink>(into sink: inout Sink) throws {
         var reader = ProtobufReader(block[...])
         var groups: [ArraySlice<UInt8>] = []
         while let field = try reader.nextField() {
@@ -57,25 +57,26 @@ struct PrimitiveBlockDecoder {
                 try reader.skip(field.wireType)
             }
         }
-        for group in groups { try decodeGroup(group, into: &data) }
+        for group in groups { try decodeGroup(group, into: &sink) }
     }
 
-    private func decodeGroup(_ bytes: ArraySlice<UInt8>, into data: inout OSMData) throws {
+    private func decodeGroup<Sink: OSMElementSink>(_ bytes: ArraySlice<UInt8>, into sink: inout Sink) throws {
         var reader = ProtobufReader(bytes)
         while let field = try reader.nextField() {
             switch field.number {
             case 1:
                 try reader.expect(field.wireType, .lengthDelimited, field: "PrimitiveGroup.nodes")
-                data.nodes.append(try decodeNode(try reader.readLengthDelimited()))
+                try sink.willAddNodes(1)
+                try sink.addNode(try decodeNode(try reader.readLengthDelimited()))
             case 2:
                 try reader.expect(field.wireType, .lengthDelimited, field: "PrimitiveGroup.dense")
-                try decodeDense(try reader.readLengthDelimited(), into: &data.nodes)
+                try decodeDense(try reader.readLengthDelimited(), into: &sink)
             case 3:
                 try reader.expect(field.wireType, .lengthDelimited, field: "PrimitiveGroup.ways")
-                data.ways.append(try decodeWay(try reader.readLengthDelimited()))
+                try sink.addWay(try decodeWay(try reader.readLengthDelimited()))
             case 4:
                 try reader.expect(field.wireType, .lengthDelimited, field: "PrimitiveGroup.relations")
-                data.relations.append(try decodeRelation(try reader.readLengthDelimited()))
+                try sink.addRelation(try decodeRelation(try reader.readLengthDelimited()))
             default:
                 try reader.skip(field.wireType)  // changesets and anything newer
             }
@@ -103,7 +104,7 @@ struct PrimitiveBlockDecoder {
                        tags: try tags(keys: keys, values: values, at: bytes.startIndex))
     }
 
-    private func decodeDense(_ bytes: ArraySlice<UInt8>, into nodes: inout [OSMNode]) throws {
+    private func decodeDense<Sink: OSMElementSink>(_ bytes: ArraySlice<UInt8>, into sink: inout Sink) throws {
         var reader = ProtobufReader(bytes)
         var ids: [Int64] = [], latitudes: [Int64] = [], longitudes: [Int64] = [], keysValues: [Int64] = []
         while let field = try reader.nextField() {
@@ -120,7 +121,7 @@ struct PrimitiveBlockDecoder {
         }
         var id: Int64 = 0, latitude: Int64 = 0, longitude: Int64 = 0
         var tagPosition = 0
-        nodes.reserveCapacity(nodes.count + ids.count)
+        try sink.willAddNodes(ids.count)
         for index in ids.indices {
             id = id &+ ids[index]
             latitude = latitude &+ latitudes[index]
@@ -142,7 +143,7 @@ struct PrimitiveBlockDecoder {
                     tagPosition += 1
                 }
             }
-            nodes.append(OSMNode(id: id,
+            try sink.addNode(OSMNode(id: id,
                                  latitudeNanodegrees: try nanodegrees(latitude, offset: latitudeOffset, limit: 90, node: id, at: bytes.startIndex, other: longitude),
                                  longitudeNanodegrees: try nanodegrees(longitude, offset: longitudeOffset, limit: 180, node: id, at: bytes.startIndex, other: latitude),
                                  tags: tags))
