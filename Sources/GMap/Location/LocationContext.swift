@@ -371,18 +371,25 @@ public struct LocationContext<Source: LocationSource> {
         return difference <= angle || difference >= 180 - angle
     }
 
-    /// The nearest place rule: a different place must be nearer by the margin.
+    /// The nearest place rule: a different place must be nearer than the kept one by the margin.
+    /// The kept one is measured again from where it is (when the source says), so only the
+    /// nearest place is searched for.
     mutating func chooseNearestPlace(latitude: Double, longitude: Double) -> NearbyPlace? {
-        let found = source.places(latitude: latitude, longitude: longitude, within: options.placeDistance, limit: 8)
-        guard let best = found.first else {
-            place = nil
-            return nil
+        let best = source.places(latitude: latitude, longitude: longitude, within: options.placeDistance, limit: 1).first
+        guard var kept = place, let best, best.name != kept.name else {
+            place = best
+            return place
         }
-        if let kept = place, let again = found.first(where: { $0.name == kept.name }), best.distance + options.placeMargin >= again.distance {
-            place = again
+        if let keptLatitude = kept.latitude, let keptLongitude = kept.longitude {
+            kept.distance = Geodesic.distance(latitude: latitude, longitude: longitude, toLatitude: keptLatitude, longitude: keptLongitude)
+            kept.bearing = Compass.bearing(fromLatitude: latitude, longitude: longitude, toLatitude: keptLatitude, longitude: keptLongitude)
+        } else if let again = source.places(latitude: latitude, longitude: longitude, within: options.placeDistance, limit: 8).first(where: { $0.name == kept.name }) {
+            kept = again
         } else {
             place = best
+            return place
         }
+        place = kept.distance <= options.placeDistance && best.distance + options.placeMargin >= kept.distance ? kept : best
         return place
     }
 

@@ -95,13 +95,17 @@ public struct NearbyPlace: Sendable, Equatable {
     public var distance: Double
     /// Bearing from the user to it, degrees clockwise from north (0 for a containing area).
     public var bearing: Double
+    /// Where the place is, in degrees; nil for an area, or when the source does not say.
+    public var latitude: Double?, longitude: Double?
 
     /// A place from its parts.
-    public init(name: String, category: String, distance: Double, bearing: Double) {
+    public init(name: String, category: String, distance: Double, bearing: Double, latitude: Double? = nil, longitude: Double? = nil) {
         self.name = name
         self.category = category
         self.distance = distance
         self.bearing = bearing
+        self.latitude = latitude
+        self.longitude = longitude
     }
 }
 

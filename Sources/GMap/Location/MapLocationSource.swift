@@ -78,10 +78,13 @@ public struct MapLocationSource: LocationSource {
 
     public func places(latitude: Double, longitude: Double, within radius: Double, limit: Int) -> [NearbyPlace] {
         guard let layer = placeLayer else { return [] }
-        return layer.nearestPoints(latitude: latitude, longitude: longitude, within: radius, limit: limit).map { point in
+        func place(_ point: PointMatch) -> NearbyPlace {
             NearbyPlace(name: point.feature.property("name") ?? point.feature.id, category: point.feature.property("category") ?? "",
-                        distance: point.distance, bearing: point.bearing)
+                        distance: point.distance, bearing: point.bearing, latitude: point.latitude, longitude: point.longitude)
         }
+        // The nearest alone: leaves nearest first, nothing allocated per feature.
+        if limit == 1 { return layer.nearestPoint(latitude: latitude, longitude: longitude, within: radius).map { [place($0)] } ?? [] }
+        return layer.nearestPoints(latitude: latitude, longitude: longitude, within: radius, limit: limit).map(place)
     }
 
     public func areas(latitude: Double, longitude: Double) -> [NearbyPlace] {
@@ -222,7 +225,7 @@ public struct MapLocationSource: LocationSource {
 
     public func hasIntersection(latitude: Double, longitude: Double, within radius: Double) -> Bool {
         guard let layer = intersectionLayer else { return false }
-        return !layer.nearestPoints(latitude: latitude, longitude: longitude, within: radius, limit: 1).isEmpty
+        return layer.nearestPoint(latitude: latitude, longitude: longitude, within: radius) != nil
     }
 
     /// The street names in an intersection's id bytes, split at ``streetSeparator``.

@@ -107,7 +107,8 @@ extension GMap {
         let reach = radius * Self.planarSlack + 1, reach2 = reach * reach
         // Per feature (by its index in `position`): the best squared distance and its segment.
         var best: [(feature: Int, squared: Double, t: Double, a: (x: Int64, y: Int64), b: (x: Int64, y: Int64))] = []
-        var position = [Int32](repeating: -1, count: featureCount)
+        var position = FeaturePositions(featureCount: featureCount)
+        let count = featureCount
         var slots: [Int] = []
         let unitsPerDegree = Double(q.unitsPerDegree)
         DirectoryWalker(storage: storage).walk(south: box.south, north: box.north, meeting: box.meets) { tile in
@@ -123,12 +124,12 @@ extension GMap {
                 while pending != 0 {
                     let slot = pending.trailingZeroBitCount
                     pending &= pending &- 1
-                    guard slot < slots.count, slots[slot] < position.count else { continue }
-                    let feature = slots[slot], index = Int(position[feature])
-                    if index >= 0 {
+                    guard slot < slots.count, slots[slot] < count else { continue }
+                    let feature = slots[slot]
+                    if let index = position[feature] {
                         if found.squared < best[index].squared { best[index] = (feature, found.squared, found.t, (ax, ay), (bx, by)) }
                     } else {
-                        position[feature] = Int32(best.count)
+                        position[feature] = best.count
                         best.append((feature, found.squared, found.t, (ax, ay), (bx, by)))
                     }
                 }
@@ -179,7 +180,8 @@ extension GMap {
         }
         if limit < Int.max { leaves.sort { $0.distance < $1.distance } }
         var best: [(feature: Int, squared: Double, x: Int64, y: Int64, east: Double, north: Double)] = []
-        var position = [Int32](repeating: -1, count: featureCount)
+        var position = FeaturePositions(featureCount: featureCount)
+        let count = featureCount
         var slots: [Int] = []
         for leaf in leaves {
             // With `limit` candidates in hand, a leaf farther than the limit-th (with a unit of
@@ -194,12 +196,12 @@ extension GMap {
             reader.walkPoints(checkingVertices: false, slot: { slots.append($0) }, point: { slot, x, y in
                 let p = plane.project(latitude: Double(y) / unitsPerDegree, longitude: Double(x) / unitsPerDegree)
                 let squared = p.x * p.x + p.y * p.y
-                guard squared <= reach2, slot < slots.count, slots[slot] < position.count else { return }
-                let feature = slots[slot], index = Int(position[feature])
-                if index >= 0 {
+                guard squared <= reach2, slot < slots.count, slots[slot] < count else { return }
+                let feature = slots[slot]
+                if let index = position[feature] {
                     if squared < best[index].squared { best[index] = (feature, squared, x, y, p.x, p.y) }
                 } else {
-                    position[feature] = Int32(best.count)
+                    position[feature] = best.count
                     best.append((feature, squared, x, y, p.x, p.y))
                 }
             })
@@ -264,4 +266,33 @@ extension GMap {
 
     /// What this layer's features are: polygons, lines or points (nil for a kind this reader does not know).
     public var geometryKind: GeometryKind? { GeometryKind(rawValue: layout.geometry) }
+}
+
+/// Where each feature met by a nearby search is in its list of candidates: a table indexed by
+/// feature for a layer of up to 65,536 features (the fastest: 256 KB at most, zeroed per search),
+/// a dictionary of the features met for a larger one (a region's layers), so that a search costs
+/// what the features near it cost, however large the layer.
+struct FeaturePositions {
+    private var table: [Int32]
+    private var found: [Int: Int] = [:]
+    private let usesTable: Bool
+
+    /// Positions for a layer of `featureCount` features, none known yet.
+    init(featureCount: Int) {
+        usesTable = featureCount <= 1 << 16
+        table = usesTable ? [Int32](repeating: -1, count: featureCount) : []
+    }
+
+    /// The position of `feature` in the candidates, nil when it has none yet.
+    subscript(feature: Int) -> Int? {
+        get {
+            guard usesTable else { return found[feature] }
+            let index = table[feature]
+            return index >= 0 ? Int(index) : nil
+        }
+        set {
+            guard usesTable else { found[feature] = newValue; return }
+            table[feature] = Int32(newValue ?? -1)
+        }
+    }
 }

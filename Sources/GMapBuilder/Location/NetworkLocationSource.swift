@@ -102,7 +102,8 @@ public struct NetworkLocationSource: LocationSource {
             let distance = Geodesic.distance(latitude: latitude, longitude: longitude, toLatitude: place.latitude, longitude: place.longitude)
             guard distance <= radius else { continue }
             matches.append(NearbyPlace(name: place.name, category: place.category, distance: distance,
-                                       bearing: Compass.bearing(fromLatitude: latitude, longitude: longitude, toLatitude: place.latitude, longitude: place.longitude)))
+                                       bearing: Compass.bearing(fromLatitude: latitude, longitude: longitude, toLatitude: place.latitude, longitude: place.longitude),
+                                       latitude: place.latitude, longitude: place.longitude))
         }
         matches.sort { ($0.distance, $0.name) < ($1.distance, $1.name) }
         return Array(matches.prefix(max(0, limit)))
