@@ -403,6 +403,7 @@ extension BuildCommand {
       gmap build -o layers.gmap --layer country=countries.geojson:iso_a2 \\
           --layer state=admin1.geojson:iso_3166_2 --layer timezone=timezones.geojson.gz:tzid
       gmap build --osm Helsinki.osm.pbf -o helsinki.gmap
+      gmap build --osm Helsinki.osm.pbf -o helsinki-sv.gmap --languages sv --profile all
 
     """
 }
