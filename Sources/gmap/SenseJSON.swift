@@ -52,9 +52,9 @@ enum SenseJSON {
         "{\"text\":\(JSONText.string(callout.text)),\"bearing\":" + (callout.bearing.map { NearbyOption.tenths($0) } ?? "null") + "}"
     }
 
-    /// The names of `changes`: "kind", "road", "area", "intersection_ahead", "nearest_place".
+    /// The names of `changes`: "start", "kind", "road", "area", "intersection_ahead", "nearest_place".
     static func changeNames(_ changes: LocationChanges) -> [String] {
-        let names: [(LocationChanges, String)] = [(.kind, "kind"), (.road, "road"), (.area, "area"),
+        let names: [(LocationChanges, String)] = [(.start, "start"), (.kind, "kind"), (.road, "road"), (.area, "area"),
                                                   (.intersectionAhead, "intersection_ahead"), (.nearestPlace, "nearest_place")]
         return names.filter { changes.contains($0.0) }.map { $0.1 }
     }

@@ -161,11 +161,12 @@ extension WhereCommand {
                       time,lat,lon[,course[,heading]] (time in seconds; course where the user
                       moves, as --course; heading where the user faces, as --heading; either
                       may be empty; blank lines and lines starting with # are skipped), feed
-                      each fix to one location context and print "TIME CALLOUTS" for each fix
-                      where the road, the area or the intersection ahead changed (and the
-                      first). The context smooths GPS noise, keeps the road steady near
-                      junctions and takes a new one within seconds of a turn. With --json, one
-                      object per line, with "time" and "changes". A line that cannot be read
+                      each fix to one location context and print "TIME CALLOUTS" for the
+                      first fix, then where the road, the area or the intersection ahead
+                      changed while the user has a direction (standing still: nothing).
+                      The context smooths GPS noise, keeps the road steady near junctions
+                      and takes a new one within seconds of a turn. With --json, one object
+                      per line, with "time" and "changes". A line that cannot be read
                       is named with its number on stderr and skipped; the exit code is then 2.
       --every         with --replay: a sense for every fix
       --throttled     with --replay: a sense when 15 s have passed or the user moved 10 m

@@ -250,6 +250,13 @@ final class LocationContextTests: XCTestCase {
         let back = try XCTUnwrap(context.advance(LocationFix(latitude: 60, longitude: 25.0012, time: 5, course: 270)))
         XCTAssertEqual(back.sense.intersectionAhead?.streetNames, ["Akatu", "Ckatu"])
         XCTAssertFalse(back.changes.contains(.intersectionAhead))
+        // Standing still (no course): a change is kept but not spoken.
+        var still = LocationContext(source: Self.source(), options: { var o = Self.exact(); o.throttle = .onChange; return o }())
+        XCTAssertNotNil(still.update(LocationFix(latitude: 60 + 2 * Self.metre, longitude: 25.01, time: 0)), "the first fix is spoken")
+        let shifted = try XCTUnwrap(still.advance(LocationFix(latitude: 60 + 29 * Self.metre, longitude: 25.01, time: 1)))
+        XCTAssertEqual(still.currentRoad, "Btie")
+        XCTAssertTrue(shifted.changes.contains(.road))
+        XCTAssertFalse(shifted.isWorthSaying, "no direction: not spoken")
         // Into Btie's band of road, far from junctions: the road changes.
         _ = context.advance(LocationFix(latitude: 60 + 30 * Self.metre, longitude: 25.01, time: 6, course: 90))
         XCTAssertEqual(context.last?.changes.contains(.road), true)

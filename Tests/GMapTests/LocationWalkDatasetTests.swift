@@ -306,7 +306,10 @@ final class LocationWalkDatasetTests: XCTestCase {
     }
 
     /// Standing still for 60 s at σ 10 m, without a course (a device reports none when still): one
-    /// callout, the first; on 40 random points along the streets of each extract.
+    /// callout, the first; on 40 random points along the streets of each extract. (The sense may
+    /// still change under the noise, or as the averaged position settles: 10 of these 80 points
+    /// had their first, one-fix answer corrected; it is not spoken, and nothing may make the
+    /// context think the user moves.)
     func testStandingStillIsQuiet() throws {
         var total = 0
         for name in ["Helsinki.osm.pbf", "test.osm.pbf"] {
@@ -339,10 +342,7 @@ final class LocationWalkDatasetTests: XCTestCase {
             print("standing still 60 s at σ 10 m, 40 points in \(name): \(extra) callouts after the first")
             total += extra
         }
-        // Issue 22 asks for none. Measured: 10 on these 80 points, each where the first fix (one
-        // noisy fix, which a one-point answer must take as it is) fell on the other side of an
-        // area's edge or nearer another road than the averaged position later is.
-        XCTAssertLessThanOrEqual(total, 80 / 6, "callouts after the first while standing still")
+        XCTAssertEqual(total, 0, "callouts after the first while standing still")
     }
 }
 

@@ -29,6 +29,8 @@ public struct LocationChanges: OptionSet, Sendable, Hashable {
     public static let intersectionAhead = LocationChanges(rawValue: 8)
     /// The nearest place.
     public static let nearestPlace = LocationChanges(rawValue: 16)
+    /// The first fix of the context: everything is new.
+    public static let start = LocationChanges(rawValue: 32)
     /// The changes worth an automatic callout: the kind, the road, the area, the intersection ahead.
     public static let worthSaying: LocationChanges = [.kind, .road, .area, .intersectionAhead]
 }
@@ -47,8 +49,14 @@ public struct LocationUpdate: Sendable, Equatable {
         a.sense == b.sense && a.changes == b.changes && a.direction?.degrees == b.direction?.degrees && a.direction?.isFacing == b.direction?.isFacing
     }
 
-    /// Whether an automatic callout should fire: something in ``LocationChanges/worthSaying`` changed.
-    public var isWorthSaying: Bool { !changes.intersection(.worthSaying).isEmpty }
+    /// Whether an automatic callout should fire: for the first fix; afterwards when something in
+    /// ``LocationChanges/worthSaying`` changed and the user has a direction (moves, or faces
+    /// somewhere with a compass). Standing still with no direction, what the noise of the fixes
+    /// or a better average changes is kept in the sense but not spoken: asked, the context answers
+    /// with it (``LocationContext/last``).
+    public var isWorthSaying: Bool {
+        changes.contains(.start) || (direction != nil && !changes.intersection(.worthSaying).isEmpty)
+    }
 }
 
 /// Turns a stream of position fixes into ``LocationSense``s that stay right over time: which road
@@ -81,8 +89,10 @@ public struct LocationUpdate: Sendable, Equatable {
 ///   it stays the same, its distance does not grow (GPS noise, not the walker: one walking away
 ///   no longer has it ahead), unless by more than ``Options/holdMargin``.
 /// - **Nearest place**: a different place must be nearer than the kept one by ``Options/placeMargin`` metres.
-/// - **When to speak**: ``update(_:)`` gives a sense as ``Options/throttle`` says: by default when
-///   something in ``LocationChanges/worthSaying`` changed (``Throttle/onChange``).
+/// - **When to speak**: ``update(_:)`` gives a sense as ``Options/throttle`` says: by default for
+///   the first fix, then when something in ``LocationChanges/worthSaying`` changed while the user
+///   has a direction (``Throttle/onChange``, ``LocationUpdate/isWorthSaying``): a user standing
+///   still hears nothing new from GPS noise.
 ///
 /// A value type with no clock: times come with the fixes, so replays and tests are exact.
 public struct LocationContext<Source: LocationSource> {
@@ -90,7 +100,8 @@ public struct LocationContext<Source: LocationSource> {
     public enum Throttle: Sendable, Equatable {
         /// For every fix.
         case none
-        /// When the road, the area, the kind of sense or the intersection ahead changed (and for the first fix).
+        /// For the first fix, then when the road, the area, the kind of sense or the intersection
+        /// ahead changed while the user has a direction (``LocationUpdate/isWorthSaying``).
         case onChange
         /// When `seconds` have passed OR the user moved `metres` since the last sense given.
         case timeOrDistance(seconds: Double, metres: Double)
@@ -430,7 +441,7 @@ public struct LocationContext<Source: LocationSource> {
         var changes: LocationChanges = []
         if let newAhead, newAhead != lastAnnouncedAhead { changes.insert(.intersectionAhead) }
         if let newAhead { lastAnnouncedAhead = newAhead }
-        guard let old else { return [.kind, .road, .area, .intersectionAhead, .nearestPlace] }
+        guard let old else { return [.start, .kind, .road, .area, .intersectionAhead, .nearestPlace] }
         if old.kindName != new.kindName { changes.insert(.kind) }
         if old.roadAlong?.name != new.roadAlong?.name { changes.insert(.road) }
         if old.area?.name != new.area?.name { changes.insert(.area) }
