@@ -62,15 +62,7 @@ enum NearbyCommand: Command {
 
     /// `MAP LAT LON` or `MAP "LAT,LON"`: the map's path and the coordinates as typed.
     static func point(of positional: [String]) throws -> (map: String, latitude: Substring, longitude: Substring) {
-        switch positional.count {
-        case 3:
-            return (positional[0], Substring(positional[1]), Substring(positional[2]))
-        case 2:
-            if let (latitude, longitude) = CoordinateParser.split(Substring(positional[1])) { return (positional[0], latitude, longitude) }
-        default:
-            break
-        }
-        throw CommandFailure(message: usage)
+        try MapPointArguments.parse(positional, usage: usage)
     }
 
     /// `Kiasma, museum: 85 m northeast, ahead`: the name, the spoken category, whole metres, the

@@ -68,15 +68,7 @@ enum WhereCommand: Command {
 
     /// `MAP LAT LON` or `MAP "LAT,LON"`: the map's path and the coordinates as typed.
     static func point(of positional: [String]) throws -> (map: String, latitude: Substring, longitude: Substring) {
-        switch positional.count {
-        case 3:
-            return (positional[0], Substring(positional[1]), Substring(positional[2]))
-        case 2:
-            if let (latitude, longitude) = CoordinateParser.split(Substring(positional[1])) { return (positional[0], latitude, longitude) }
-        default:
-            break
-        }
-        throw CommandFailure(message: "usage: gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json], or gmap where MAP --replay FILE|- [--every | --throttled] (see 'gmap help where')")
+        try MapPointArguments.parse(positional, usage: "usage: gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json], or gmap where MAP --replay FILE|- [--every | --throttled] (see 'gmap help where')")
     }
 
     /// `--language CODE`: a language code as `gmap build --languages` takes them.

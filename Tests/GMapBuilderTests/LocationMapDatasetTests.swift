@@ -52,6 +52,36 @@ final class LocationMapDatasetTests: XCTestCase {
 }
 
 extension LocationMapDatasetTests {
+    /// One segment of a street of the extract, for the brute-force oracles.
+    struct Segment { var name: String; var a: (Double, Double); var b: (Double, Double) }
+
+    /// Every segment of the network's streets.
+    static func segments(of network: StreetNetwork) -> [Segment] {
+        var segments: [Segment] = []
+        for street in network.streets {
+            for line in street.lines {
+                for (a, b) in zip(line, line.dropFirst()) { segments.append(Segment(name: street.name, a: (a.latitude, a.longitude), b: (b.latitude, b.longitude))) }
+            }
+        }
+        return segments
+    }
+
+    /// Brute force: each street's nearest point to `point` whose planar distance is within
+    /// `reach` metres, measured on the ellipsoid, nearest first (ties by name).
+    static func streets(near point: (latitude: Double, longitude: Double), segments: [Segment], reach: Double) -> [(name: String, distance: Double)] {
+        let plane = LocalPlane(latitude: point.latitude, longitude: point.longitude)
+        var best: [String: (squared: Double, latitude: Double, longitude: Double)] = [:]
+        for segment in segments {
+            let a = plane.project(latitude: segment.a.0, longitude: segment.a.1), b = plane.project(latitude: segment.b.0, longitude: segment.b.1)
+            let found = LocalPlane.nearest(ax: a.x, ay: a.y, bx: b.x, by: b.y)
+            guard found.squared <= reach * reach else { continue }
+            if let current = best[segment.name], current.squared <= found.squared { continue }
+            best[segment.name] = (found.squared, segment.a.0 + (segment.b.0 - segment.a.0) * found.t, segment.a.1 + (segment.b.1 - segment.a.1) * found.t)
+        }
+        return best.map { (name: $0.key, distance: Geodesic.distance(latitude: point.latitude, longitude: point.longitude, toLatitude: $0.value.latitude, longitude: $0.value.longitude)) }
+            .sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }
+    }
+
     /// Deterministic points in the extract's box.
     static func points(_ count: Int, in data: OSMData, seed: UInt64) -> [(latitude: Double, longitude: Double)] {
         let latitudes = data.nodes.map(\.latitude), longitudes = data.nodes.map(\.longitude)
@@ -68,29 +98,12 @@ extension LocationMapDatasetTests {
         let built = try Self.helsinki()
         let map = try GMap(bytes: built.bytes)
         let roads = try XCTUnwrap(map.layer(named: "roads"))
-        struct Segment { var name: String; var a: (Double, Double); var b: (Double, Double) }
-        var segments: [Segment] = []
-        for street in built.network.streets {
-            for line in street.lines {
-                for (a, b) in zip(line, line.dropFirst()) { segments.append(Segment(name: street.name, a: (a.latitude, a.longitude), b: (b.latitude, b.longitude))) }
-            }
-        }
+        let segments = Self.segments(of: built.network)
         let radius = 100.0
         let count = ProcessInfo.processInfo.environment["GMAP_LOCATION_ORACLE_POINTS"].flatMap(Int.init) ?? 100_000
         var compared = 0, ties = 0, none = 0
         for point in Self.points(count, in: built.data, seed: 13) {
-            let plane = LocalPlane(latitude: point.latitude, longitude: point.longitude)
-            // Per street name, its nearest planar point.
-            var best: [String: (squared: Double, latitude: Double, longitude: Double)] = [:]
-            for segment in segments {
-                let a = plane.project(latitude: segment.a.0, longitude: segment.a.1), b = plane.project(latitude: segment.b.0, longitude: segment.b.1)
-                let found = LocalPlane.nearest(ax: a.x, ay: a.y, bx: b.x, by: b.y)
-                guard found.squared <= 105 * 105 else { continue }
-                if let current = best[segment.name], current.squared <= found.squared { continue }
-                best[segment.name] = (found.squared, segment.a.0 + (segment.b.0 - segment.a.0) * found.t, segment.a.1 + (segment.b.1 - segment.a.1) * found.t)
-            }
-            let expected = best.map { (name: $0.key, distance: Geodesic.distance(latitude: point.latitude, longitude: point.longitude, toLatitude: $0.value.latitude, longitude: $0.value.longitude)) }
-                .filter { $0.distance <= radius }.sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }
+            let expected = Self.streets(near: point, segments: segments, reach: 105).filter { $0.distance <= radius }
             let found = roads.nearestLines(latitude: point.latitude, longitude: point.longitude, within: radius)
             guard let first = expected.first else {
                 // Nothing within the radius: the map may only find a street at the radius's edge.
@@ -283,28 +296,12 @@ extension LocationMapDatasetTests {
         let built = try Self.helsinki()
         let source = try XCTUnwrap(MapLocationSource(map: try GMap(bytes: built.bytes)))
         let oracle = NetworkLocationSource(network: built.network, places: built.places)
-        struct Segment { var name: String; var a: (Double, Double); var b: (Double, Double) }
-        var segments: [Segment] = []
-        for street in built.network.streets {
-            for line in street.lines {
-                for (a, b) in zip(line, line.dropFirst()) { segments.append(Segment(name: street.name, a: (a.latitude, a.longitude), b: (b.latitude, b.longitude))) }
-            }
-        }
+        let segments = Self.segments(of: built.network)
         let count = ProcessInfo.processInfo.environment["GMAP_LOCATION_ORACLE_POINTS"].flatMap(Int.init) ?? 100_000
         var kinds: [String: Int] = [:], skipped = 0, differ = 0, insideNearRoad = 0
         for point in Self.points(count, in: built.data, seed: 22) {
             // Brute force: the nearest street and its distance.
-            let plane = LocalPlane(latitude: point.latitude, longitude: point.longitude)
-            var best: [String: (squared: Double, latitude: Double, longitude: Double)] = [:]
-            for segment in segments {
-                let a = plane.project(latitude: segment.a.0, longitude: segment.a.1), b = plane.project(latitude: segment.b.0, longitude: segment.b.1)
-                let found = LocalPlane.nearest(ax: a.x, ay: a.y, bx: b.x, by: b.y)
-                guard found.squared <= 22 * 22 else { continue }
-                if let current = best[segment.name], current.squared <= found.squared { continue }
-                best[segment.name] = (found.squared, segment.a.0 + (segment.b.0 - segment.a.0) * found.t, segment.a.1 + (segment.b.1 - segment.a.1) * found.t)
-            }
-            let streets = best.map { (name: $0.key, distance: Geodesic.distance(latitude: point.latitude, longitude: point.longitude, toLatitude: $0.value.latitude, longitude: $0.value.longitude)) }
-                .sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }
+            let streets = Self.streets(near: point, segments: segments, reach: 22)
             if let first = streets.first, abs(first.distance - 20) < 0.03 || (streets.count > 1 && streets[1].distance - first.distance < 0.03) {
                 skipped += 1
                 continue

@@ -206,7 +206,7 @@ public struct MapLocationSource: LocationSource {
         let key = "name:" + language
         for layer in [roadLayer, placeLayer, areaLayer] {
             guard let layer else { continue }
-            for feature in layer.find(name, prefixes: false, limit: 16) where (feature.property("name") ?? feature.id) == name {
+            for feature in layer.find(name, matching: .exact, limit: 16) where (feature.property("name") ?? feature.id) == name {
                 if let local = feature.property(key), !local.isEmpty { return local }
             }
         }
