@@ -21,11 +21,11 @@ enum BuildCommand: Command {
                 ? "usage: gmap build INPUT -o OUTPUT.gmap (see 'gmap help build')"
                 : "with --layer, give every input as --layer NAME=PATH[:IDPROP], not as '\(list.positional[0])'")
         }
-        guard let output = list.value("-o") ?? list.value("--output") else {
+        guard let asked = list.value("-o") ?? list.value("--output") else {
             throw CommandFailure(message: "gmap build needs an output file: -o OUTPUT.gmap")
         }
         if layers.isEmpty, list.positional[0].lowercased().hasSuffix(".pbf") {
-            throw CommandFailure(message: "\(list.positional[0]) is an OpenStreetMap PBF extract: build a location map of it with gmap build --osm \(Shell.quote(list.positional[0])) -o \(Shell.quote(output))")
+            throw CommandFailure(message: "\(list.positional[0]) is an OpenStreetMap PBF extract: build a location map of it with gmap build --osm \(Shell.quote(list.positional[0])) -o \(Shell.quote(asked))")
         }
         let options = try parseOptions(list)
         let layerSimplifications = try self.layerSimplifications(list, layers: layers)
@@ -36,8 +36,8 @@ enum BuildCommand: Command {
             return (String(text[..<equals]), String(text[text.index(after: equals)...]))
         }
         let geometry = try geometryChoice(list)
-        try OutputFile.checkDirectory(of: output)
         let inputs = layers.isEmpty ? [LayerArgument(name: LayeredMapBuilder.defaultLayerName, path: list.positional[0], idProperty: nil)] : layers
+        let output = try OutputFile.prepare(asked, inputs: inputs.map(\.path))
         do {
             try options.validate()
         } catch let error as BuildError {

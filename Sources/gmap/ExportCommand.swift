@@ -12,10 +12,10 @@ enum ExportCommand: Command {
         guard list.positional.count == 1, let path = list.positional.first else {
             throw CommandFailure(message: "usage: gmap export MAP -o OUT.geojson [--layer NAME] (see 'gmap help export')")
         }
-        guard let output = list.value("-o") ?? list.value("--output"), !output.isEmpty else {
+        guard let asked = list.value("-o") ?? list.value("--output"), !asked.isEmpty else {
             throw CommandFailure(message: "gmap export needs an output file: -o OUT.geojson (- for standard output)")
         }
-        if output != "-" { try OutputFile.checkDirectory(of: output) }
+        let output = asked == "-" ? asked : try OutputFile.prepare(asked, inputs: [path])
         let file = try MapLocation.argument(path).open()
         var map = file
         if let name = list.value("--layer") {

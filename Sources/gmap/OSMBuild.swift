@@ -19,10 +19,10 @@ enum OSMBuild {
             throw CommandFailure(message: "--osm needs an OpenStreetMap PBF file: gmap build --osm FILE.osm.pbf -o MAP.gmap")
         }
         try checkArguments(list)
-        guard let output = list.value("-o") ?? list.value("--output") else {
+        guard let asked = list.value("-o") ?? list.value("--output") else {
             throw CommandFailure(message: "gmap build needs an output file: -o OUTPUT.gmap")
         }
-        try OutputFile.checkDirectory(of: output)
+        let output = try OutputFile.prepare(asked, inputs: [input])
         let limits = try self.limits(list)
         let started = Date()
         let includePaths = list.has("--paths")

@@ -17,10 +17,10 @@ enum RenderCommand: Command {
         case 1: location = .argument(list.positional[0])
         default: throw CommandFailure(message: "usage: gmap render [MAP] -o OUT.png (see 'gmap help render')")
         }
-        guard let output = list.value("-o") ?? list.value("--output") else {
+        guard let asked = list.value("-o") ?? list.value("--output") else {
             throw CommandFailure(message: "gmap render needs an output file: -o OUT.png")
         }
-        try OutputFile.checkDirectory(of: output)
+        let output = try OutputFile.prepare(asked, inputs: [location.path] + (list.value("--points").map { [$0] } ?? []))
         let started = Date()
         let opened = try location.open()
         let (map, overlays) = try layers(of: opened, named: list.values("--layer"))

@@ -16,9 +16,18 @@ final class StandardOutput {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// The error number of the first write that failed (ENOSPC on a full disk, EBADF when standard
+    /// output is closed, EIO), nil while every write has gone out. Later output is dropped: the
+    /// command ends with a message and exit 2 (``CommandRunner``). A reader that went away (EPIPE)
+    /// ends the process by SIGPIPE before this is set, as `| head` expects.
+    private(set) var failure: Int32?
+
     func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { SystemCalls.writeAll(descriptor: 1, $0) }
+        if failure == nil {
+            let error = buffer.withUnsafeBytes { SystemCalls.writeAll(descriptor: 1, $0) }
+            if error != 0 { failure = error }
+        }
         buffer.removeAll(keepingCapacity: true)
     }
 }

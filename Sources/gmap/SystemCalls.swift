@@ -14,15 +14,24 @@ import Darwin
 /// The C library calls the tool makes.
 enum SystemCalls {
     /// Writes every byte to `descriptor`, retrying after interruptions; stops quietly if the reader has gone.
-    static func writeAll(descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress else { return }
+    /// The error number of a failed write (0 when every byte went out, or for a write of nothing).
+    @discardableResult
+    static func writeAll(descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        guard let base = bytes.baseAddress else { return 0 }
         var offset = 0
         while offset < bytes.count {
             let written = write(descriptor, base + offset, bytes.count - offset)
             if written < 0, errno == EINTR { continue }
-            if written <= 0 { return }
+            if written < 0 { return errno }
+            if written == 0 { return EIO }
             offset += written
         }
+        return 0
+    }
+
+    /// The system's words for an error number ("No space left on device").
+    static func message(forError number: Int32) -> String {
+        String(cString: strerror(number))
     }
 
     /// Reads up to `buffer.count` bytes from `descriptor`, retrying after interruptions (the

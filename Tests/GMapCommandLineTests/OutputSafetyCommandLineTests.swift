@@ -1,0 +1,101 @@
+import Foundation
+import XCTest
+import GMapTestSupport
+
+/// Nothing lost (issue 23, parts 1 and 2): an output path never destroys an input or a device, and
+/// answers that cannot be written make the command fail instead of exiting 0.
+final class OutputSafetyCommandLineTests: CommandLineTestCase {
+    /// A small GeoJSON input in the test's folder, and its bytes.
+    private func input() throws -> (path: String, bytes: Data) {
+        let path = self.path("in.geojson")
+        try FileManager.default.copyItem(atPath: TestSupport.fixtures.appendingPathComponent("spec-example.geojson").path, toPath: path)
+        return (path, try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    func testAnOutputThatIsAnInputIsRefusedBeforeAnythingIsRead() throws {
+        let (source, bytes) = try input()
+        let link = path("link.geojson")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: source)
+        for output in [source, temporary.path + "/./in.geojson", link] {
+            try assertFails(["build", source, "-o", output],
+                            stderr: "gmap: cannot write \(output): it is the input \(source) (the same file); writing it would destroy the input\n")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: source)), bytes, "the input is intact")
+        }
+        // A layered build, export and render name the input they would destroy too.
+        try assertFails(["build", "--layer", "a=\(source)", "-o", link],
+                        stderr: "gmap: cannot write \(link): it is the input \(source) (the same file); writing it would destroy the input\n")
+        let map = path("map.gmap")
+        XCTAssertEqual(try run(["build", source, "-o", map, "-q"]).status, 0)
+        let mapBytes = try Data(contentsOf: URL(fileURLWithPath: map))
+        try assertFails(["export", map, "-o", map], stderr: "gmap: cannot write \(map): it is the input \(map) (the same file); writing it would destroy the input\n")
+        try assertFails(["render", map, "-o", map], stderr: "gmap: cannot write \(map): it is the input \(map) (the same file); writing it would destroy the input\n")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: map)), mapBytes)
+        let pbf = path("x.osm.pbf")
+        try Data([0, 0, 0, 1]).write(to: URL(fileURLWithPath: pbf))
+        try assertFails(["build", "--osm", pbf, "-o", pbf], stderr: "gmap: cannot write \(pbf): it is the input \(pbf) (the same file); writing it would destroy the input\n")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pbf)), Data([0, 0, 0, 1]))
+    }
+
+    func testAnOutputThatIsNotARegularFileIsRefusedAndLeftAsItWas() throws {
+        let (source, _) = try input()
+        let fifo = path("fifo")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let directory = path("folder")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        for (output, kind) in [(fifo, "a FIFO"), (directory, "a directory"), ("/dev/null", "a character device")] {
+            try assertFails(["build", source, "-o", output], stderr: "gmap: cannot write \(output): it is \(kind), not a regular file; give the path of a file\n")
+            try assertFails(["build", source, "-o", output, "--format", "2.1"], stderr: "gmap: cannot write \(output): it is \(kind), not a regular file; give the path of a file\n")
+        }
+        var info = stat()
+        XCTAssertEqual(lstat(fifo, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "the FIFO is still a FIFO")
+        XCTAssertEqual(stat("/dev/null", &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFCHR, "/dev/null is still a device")
+    }
+
+    /// A symbolic link as the output is written through: the link stays a link, its target gets the map.
+    func testASymbolicLinkIsWrittenThrough() throws {
+        let (source, _) = try input()
+        let target = path("real.gmap"), link = path("link.gmap")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real.gmap")
+        let result = try run(["build", source, "-o", link, "-q"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), "real.gmap", "still a link")
+        let written = try Data(contentsOf: URL(fileURLWithPath: target))
+        XCTAssertEqual(written.prefix(5), Data([0x89] + Array("GMAP".utf8)), "the target holds the map")
+        XCTAssertNotEqual(try run(["query", link, "1", "1"]).status, 2, "the map answers through the link")
+    }
+
+    /// Answers that cannot be written (a full disk, a closed standard output) are an error, exit 2;
+    /// a reader that goes away (`| head`) still ends the process by SIGPIPE.
+    func testWriteErrorsOnStandardOutputFail() throws {
+        guard let gmap = Self.executable?.path else { throw XCTSkip("the gmap executable is not built") }
+        func shell(_ command: String) throws -> (status: Int32, stderr: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command]
+            let error = Pipe()
+            process.standardError = error
+            try process.run()
+            let stderr = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, stderr)
+        }
+        let quoted = "'" + gmap + "'"
+        var result = try shell("\(quoted) query 36.14 -5.35 > /dev/full")
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderr, "gmap: cannot write standard output: No space left on device\n")
+        result = try shell("printf '36.14 -5.35\\n0 -30\\n' | \(quoted) query - > /dev/full")
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderr, "gmap: cannot write standard output: No space left on device\n")
+        result = try shell("\(quoted) info > /dev/full")
+        XCTAssertEqual(result.status, 2)
+        result = try shell("\(quoted) query 36.14 -5.35 >&-")
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderr, "gmap: cannot write standard output: Bad file descriptor\n")
+        result = try shell("\(quoted) query 36.14 -5.35 > /dev/null")
+        XCTAssertEqual(result.status, 0, "a working output is no error")
+        XCTAssertEqual(result.stderr, "")
+    }
+}
