@@ -16,6 +16,7 @@
 # first, so edits made meanwhile cannot break or skew a build); `swift build` is not used.
 set -euo pipefail
 
+SCRIPT="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"  # before the cd: --help reads it from any directory
 cd "$(dirname "$0")"
 FUZZ=$(pwd)
 ROOT=$(cd .. && pwd)
@@ -33,7 +34,7 @@ while [ $# -gt 0 ]; do
         --runs) runs=$2; shift 2 ;;
         --parallel) parallel=1; shift ;;
         --jobs) jobs=$2; shift 2 ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$SCRIPT"; exit 0 ;;
         reader|builder|coordinate|pbf) targets+=("$1"); shift ;;
         *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac

@@ -78,9 +78,26 @@ enum CoordinateParser {
     /// latitude first), each as ``typed(latitude:longitude:)`` reads it.
     static func line(_ line: Substring) -> Result<Coordinate, CommandFailure> {
         guard let (latitude, longitude) = split(line) else {
+            if let hint = decimalCommaHint([line]) { return .failure(CommandFailure(message: hint)) }
             return .failure(CommandFailure(message: "expected 'latitude longitude' or 'latitude,longitude', got '\(line.prefix(80))'"))
         }
         return typed(latitude: latitude, longitude: longitude)
+    }
+
+    /// A hint for coordinates written with decimal commas (`36,14 -5,35`, in one text or two): two
+    /// numbers, each digits, one comma and digits; nil for anything else.
+    static func decimalCommaHint(_ texts: [Substring]) -> String? {
+        var words: [Substring] = []
+        for text in texts { words += text.split(whereSeparator: { $0 == " " || $0 == "\t" }) }
+        func isCommaNumber(_ word: Substring) -> Bool {
+            let body = word.first == "-" || word.first == "+" ? word.dropFirst() : word
+            let parts = body.split(separator: ",", omittingEmptySubsequences: false)
+            return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 >= "0" && $0 <= "9" } }
+        }
+        guard words.count == 2, words.allSatisfy(isCommaNumber) else { return nil }
+        let typed = words.joined(separator: " ")
+        let pointed = words.map { String($0.map { $0 == "," ? "." : $0 }) }.joined(separator: " ")
+        return "'\(typed)' has decimal commas: use a decimal point (\(pointed)); a comma may only separate the latitude from the longitude"
     }
 
     /// The latitude and longitude of a line: the two sides of its one comma, or its two words; nil

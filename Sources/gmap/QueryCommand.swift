@@ -79,6 +79,10 @@ enum QueryCommand: Command {
         func isMapPath(_ text: String) -> Bool {
             text.lowercased().hasSuffix(".gmap") || text.contains("/") || FileManager.default.fileExists(atPath: text)
         }
+        // "36,14 -5,35" or 36,14 -5,35 (decimal commas), after a map or without one.
+        let coordinates = positional.count == 3 || (positional.count == 2 && FileManager.default.fileExists(atPath: positional[0]))
+            ? Array(positional.dropFirst()) : positional
+        if let hint = CoordinateParser.decimalCommaHint(coordinates.map { Substring($0) }) { throw CommandFailure(message: hint) }
         switch positional.count {
         case 1:
             if positional[0] == "-" { return .batch(map: nil) }

@@ -49,12 +49,18 @@ struct LineReader {
 
     init(descriptor: Int32 = 0) { self.descriptor = descriptor }
 
-    /// The next line without its newline, or nil at the end of input.
+    /// The next line without its line end, or nil at the end of input. A line ends at LF, CR LF
+    /// or a lone CR (files saved on old Macs), so lines never run together.
     mutating func next() -> Substring? {
         while true {
-            if let newline = buffer[start...].firstIndex(of: 10) {
-                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
-                start = newline + 1
+            if let end = buffer[start...].firstIndex(where: { $0 == 10 || $0 == 13 }) {
+                // A CR last in the buffer may be the first half of CR LF: read on before deciding.
+                if buffer[end] == 13, end + 1 == buffer.count, !finished {
+                    readMore()
+                    continue
+                }
+                let line = String(decoding: buffer[start..<end], as: UTF8.self)
+                start = end + (buffer[end] == 13 && end + 1 < buffer.count && buffer[end + 1] == 10 ? 2 : 1)
                 return Substring(line)
             }
             if finished {
@@ -63,15 +69,20 @@ struct LineReader {
                 start = buffer.count
                 return Substring(line)
             }
-            buffer.removeFirst(start)
-            start = 0
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let count = chunk.withUnsafeMutableBytes { SystemCalls.read(descriptor: descriptor, into: $0) }
-            if count == 0 {
-                finished = true
-            } else {
-                buffer.append(contentsOf: chunk[0..<count])
-            }
+            readMore()
+        }
+    }
+
+    /// Drops the lines already given and appends the next block of input (or marks the end).
+    private mutating func readMore() {
+        buffer.removeFirst(start)
+        start = 0
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        let count = chunk.withUnsafeMutableBytes { SystemCalls.read(descriptor: descriptor, into: $0) }
+        if count == 0 {
+            finished = true
+        } else {
+            buffer.append(contentsOf: chunk[0..<count])
         }
     }
 }
