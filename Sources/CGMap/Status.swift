@@ -30,7 +30,7 @@ enum Status {
     /// The code for an error from opening a map.
     static func of(_ error: GMapError) -> Int32 {
         switch error {
-        case .cannotOpen: return cannotOpen
+        case .cannotOpen, .notAFile: return cannotOpen
         case .notAGMap: return notAGMap
         case .truncated: return truncated
         case .unsupportedVersion: return unsupportedVersion

@@ -45,6 +45,10 @@ struct MapLocation {
             guard !originNote.isEmpty, text.hasPrefix(prefix) else { return text }
             return prefix + originNote + text.dropFirst(prefix.count)
         }
+        if case .notAFile = error {
+            // Not a file: nothing to sniff (reading a FIFO would block), the kind is the message.
+            return originNote.isEmpty ? error.description : "\(path)\(originNote): \(error.description)"
+        }
         if path.lowercased().hasSuffix(".pbf") {
             return "\(path)\(originNote) is an OpenStreetMap PBF extract, not a gmap map; make a map of it first: gmap build --osm \(Shell.quote(path)) -o \(Shell.quote(Self.mapName(for: path)))"
         }

@@ -141,7 +141,7 @@ final class CInterfaceTests: XCTestCase {
         XCTAssertEqual(openBuffer(Array(world.prefix(1000))), truncated)
         var huge = world
         for index in 0..<8 { huge[FormatLayout.Header.fileLength + index] = 0xFF }
-        XCTAssertEqual(openBuffer(huge), tooLarge)
+        XCTAssertEqual(openBuffer(huge), truncated, "a header claiming more bytes than the buffer holds: truncated, whatever the platform addresses")
         var damaged = world
         damaged[FormatLayout.Header.unitsPerDegree + 3] = 0xFF
         XCTAssertEqual(openBuffer(damaged), malformed)

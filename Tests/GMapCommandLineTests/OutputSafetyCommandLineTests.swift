@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import GMap
 import GMapTestSupport
 
 /// Nothing lost (issue 23, parts 1 and 2): an output path never destroys an input or a device, and
@@ -65,6 +66,25 @@ final class OutputSafetyCommandLineTests: CommandLineTestCase {
         let written = try Data(contentsOf: URL(fileURLWithPath: target))
         XCTAssertEqual(written.prefix(5), Data([0x89] + Array("GMAP".utf8)), "the target holds the map")
         XCTAssertNotEqual(try run(["query", link, "1", "1"]).status, 2, "the map answers through the link")
+    }
+
+    /// A map path that is not a file is named by its kind, at once: a FIFO without a writer does
+    /// not block, a device is not read; a header whose length disagrees with the file says both.
+    func testAMapThatIsNotAFileIsNamedByItsKind() throws {
+        let fifo = path("fifo.gmap")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        for (map, kind) in [("/dev/zero", "a character device"), ("/dev/null", "a character device"), (temporary.path, "a directory"), (fifo, "a FIFO (a pipe)")] {
+            try assertFails(["query", map, "1", "1"], stderr: "gmap: \(map) is \(kind), not a map file\n")
+            try assertFails(["info", map], stderr: "gmap: \(map) is \(kind), not a map file\n")
+        }
+        // A damaged file_length (the header's u64 at FormatLayout.Header.fileLength): its claim against the file's size.
+        let world = try Data(contentsOf: URL(fileURLWithPath: TestSupport.shippedMap))
+        var damaged = world
+        let at = FormatLayout.Header.fileLength
+        damaged.replaceSubrange(at..<(at + 8), with: [UInt8](repeating: 0xFF, count: 8))
+        let map = path("damaged.gmap")
+        try damaged.write(to: URL(fileURLWithPath: map))
+        try assertFails(["query", map, "1", "1"], stderr: "gmap: truncated gmap file: the header says 18446744073709551615 bytes, \(world.count) are present\n")
     }
 
     /// Answers that cannot be written (a full disk, a closed standard output) are an error, exit 2;

@@ -24,18 +24,31 @@ enum SystemCalls {
         case system(operation: String, code: Int32)
         case empty
         case tooLarge(GMapError)
+        /// Not a regular file: what it is ("a directory", "a character device", …).
+        case notAFile(kind: String)
     }
 
     #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
     /// Maps the regular file at `path` read-only and whole; `checkedLength` turns its size into a
     /// length this platform can map (or throws). The mapping outlives the descriptor.
     static func mapFile(atPath path: String, checkedLength: (UInt64) throws(GMapError) -> Int) throws(MappingFailure) -> (address: UnsafeRawPointer, length: Int) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO without a writer must not hang the open; it is refused below.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw .system(operation: "open", code: errno) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .system(operation: "read the size of", code: errno) }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .system(operation: "open", code: EISDIR) }
+        let kind = status.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            switch kind {
+            case S_IFDIR: throw .notAFile(kind: "a directory")
+            case S_IFCHR: throw .notAFile(kind: "a character device")
+            case S_IFBLK: throw .notAFile(kind: "a block device")
+            case S_IFIFO: throw .notAFile(kind: "a FIFO (a pipe)")
+            case S_IFSOCK: throw .notAFile(kind: "a socket")
+            default: throw .notAFile(kind: "not a regular file")
+            }
+        }
         let size = UInt64(status.st_size)
         guard size > 0 else { throw .empty }
         let length: Int

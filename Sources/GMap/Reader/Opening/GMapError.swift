@@ -2,6 +2,9 @@
 public enum GMapError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be opened, sized or mapped; `code` is the C library's `errno`.
     case cannotOpen(path: String, operation: String, code: Int32)
+    /// The path is not a regular file: `kind` says what it is ("a directory", "a character device",
+    /// "a FIFO (a pipe)", …). A map must be a file that can be mapped whole.
+    case notAFile(path: String, kind: String)
     /// The bytes do not start with the `.gmap` magic.
     case notAGMap
     /// The file is shorter than its header says: `expected` bytes, `actual` present.
@@ -22,6 +25,8 @@ public enum GMapError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .cannotOpen(path, operation, code):
             return "cannot \(operation) \(path): \(Self.errorText(code))"
+        case let .notAFile(path, kind):
+            return "\(path) is \(kind), not a map file"
         case .notAGMap:
             return "not a gmap file (the first 8 bytes are not the gmap magic)"
         case let .truncated(expected, actual):

@@ -122,8 +122,10 @@ struct MapLayout: Sendable {
             throw .malformed(part: "header", offset: UInt64(header.majorVersion), reason: "major version \(major) is not valid")
         }
         let fileLength = span.getUInt64(at: header.fileLength) ?? 0
-        let addressableLength = try AddressLimit.checkedLength(fileLength, limit: maximumLength)
+        // Longer than the bytes at hand: say so in those words (a damaged length or a cut file),
+        // whatever this platform could address.
         guard fileLength <= UInt64(span.count) else { throw .truncated(expected: fileLength, actual: UInt64(span.count)) }
+        let addressableLength = try AddressLimit.checkedLength(fileLength, limit: maximumLength)
         let file = ByteSpan(base: span.base, count: addressableLength)
         // u32 fields are clamped, not converted, so that a huge value is refused below instead of trapping on 32-bit.
         let headerLength = Int(clamping: span.getUInt32(at: header.headerLength) ?? 0)

@@ -69,6 +69,7 @@ final class MapStorage: @unchecked Sendable {
             case let .system(operation, code): throw .cannotOpen(path: path, operation: operation, code: code)
             case .empty: throw .truncated(expected: UInt64(FormatLayout.headerLength), actual: 0)
             case let .tooLarge(failure): throw failure
+            case let .notAFile(kind): throw .notAFile(path: path, kind: kind)
             }
         }
         return try adopting(base: mapped.address, count: mapped.length, ownership: .mapped)
