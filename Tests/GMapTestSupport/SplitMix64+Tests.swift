@@ -1,3 +1,4 @@
+import Foundation
 import GMap
 import GMapBuilder
 
@@ -18,5 +19,14 @@ extension SplitMix64 {
         let latitude = min(90, max(-90, vertex.latitude + (unit() * 2 - 1) * degrees))
         let longitude = min(180, max(-180, vertex.longitude + (unit() * 2 - 1) * degrees))
         return (latitude, longitude)
+    }
+}
+
+extension SplitMix64 {
+    /// A GPS fix around a true position: circular Gaussian noise of `sigma` metres (Box–Muller,
+    /// two draws: the radius, then the angle), in a local plane of 111,320 m per degree of latitude.
+    package mutating func noisy(latitude: Double, longitude: Double, sigma: Double) -> (latitude: Double, longitude: Double) {
+        let radius = sigma * (-2 * log(max(unit(), 1e-300))).squareRoot(), angle = 2 * Double.pi * unit()
+        return (latitude + radius * cos(angle) / 111_320, longitude + radius * sin(angle) / (111_320 * cos(latitude * Double.pi / 180)))
     }
 }

@@ -121,16 +121,13 @@ final class LocationReplayDatasetTests: XCTestCase {
     static func replay<Source: LocationSource>(_ steps: [Step], source: Source, network: StreetNetwork, sigma: Double, seed: UInt64,
                                                throttle: LocationContext<Source>.Throttle, timings: UnsafeMutablePointer<[Double]>? = nil) -> Result {
         var random = SplitMix64(state: seed)
-        func uniform() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
         var options = LocationContext<Source>.Options()
         options.throttle = throttle
         var context = LocationContext(source: source, options: options)
         var result = Result(changes: 0, givenChanges: 0, correct: 0, counted: 0, fixes: 0)
         var last: String?, lastGiven: String?
         for (second, step) in steps.enumerated() {
-            let radius = sigma * (-2 * log(max(uniform(), 1e-300))).squareRoot(), angle = 2 * Double.pi * uniform()
-            let north = radius * cos(angle), east = radius * sin(angle)
-            let latitude = step.latitude + north / 111_320, longitude = step.longitude + east / (111_320 * cos(step.latitude * Double.pi / 180))
+            let (latitude, longitude) = random.noisy(latitude: step.latitude, longitude: step.longitude, sigma: sigma)
             let fix = LocationFix(latitude: latitude, longitude: longitude, time: Double(second), course: step.course)
             let start = DispatchTime.now().uptimeNanoseconds
             let sense = context.update(fix)

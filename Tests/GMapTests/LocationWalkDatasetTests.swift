@@ -175,15 +175,12 @@ final class LocationWalkDatasetTests: XCTestCase {
 
     static func replay(_ walk: Walk, extract: Extract, sigma: Double, seed: UInt64) -> Stats {
         var random = SplitMix64(state: seed)
-        func uniform() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
         var context = LocationContext(source: extract.source)
         var stats = Stats()
         var roads: [String?] = []
         var lastAhead: IntersectionMatch?
         for (second, step) in walk.steps.enumerated() {
-            let radius = sigma * (-2 * log(max(uniform(), 1e-300))).squareRoot(), angle = 2 * Double.pi * uniform()
-            let latitude = step.latitude + radius * cos(angle) / 111_320
-            let longitude = step.longitude + radius * sin(angle) / (111_320 * cos(step.latitude * Double.pi / 180))
+            let (latitude, longitude) = random.noisy(latitude: step.latitude, longitude: step.longitude, sigma: sigma)
             guard let update = context.advance(LocationFix(latitude: latitude, longitude: longitude, time: Double(second), course: step.course)) else { continue }
             stats.fixes += 1
             if update.isWorthSaying {
@@ -315,21 +312,19 @@ final class LocationWalkDatasetTests: XCTestCase {
         for name in ["Helsinki.osm.pbf", "test.osm.pbf"] {
             let extract = try Self.extract(name)
             var random = SplitMix64(state: 60)
-            func uniform() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
             let lines = extract.network.streets.flatMap { $0.lines }.filter { $0.count >= 2 }
             var extra = 0
             for _ in 0..<40 {
                 let line = lines[Int(random.next() % UInt64(lines.count))]
                 let k = Int(random.next() % UInt64(line.count - 1))
-                let t = uniform()
+                let t = random.unit()
                 let latitude = line[k].latitude + (line[k + 1].latitude - line[k].latitude) * t
                 let longitude = line[k].longitude + (line[k + 1].longitude - line[k].longitude) * t
                 var context = LocationContext(source: extract.source)
                 var said = 0
                 for second in 0..<60 {
-                    let radius = 10 * (-2 * log(max(uniform(), 1e-300))).squareRoot(), angle = 2 * Double.pi * uniform()
-                    let fix = LocationFix(latitude: latitude + radius * cos(angle) / 111_320,
-                                          longitude: longitude + radius * sin(angle) / (111_320 * cos(latitude * Double.pi / 180)), time: Double(second))
+                    let noisy = random.noisy(latitude: latitude, longitude: longitude, sigma: 10)
+                    let fix = LocationFix(latitude: noisy.latitude, longitude: noisy.longitude, time: Double(second))
                     if context.update(fix) != nil {
                         said += 1
                         if Self.debug, said > 1, let update = context.last {
