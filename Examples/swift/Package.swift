@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
-// The README's Swift examples, compiled: each README ```swift block is one of these files, word for
-// word (Scripts/check-readme.sh checks it). Build: swift build -c release --package-path Examples/swift
+// The documents' Swift examples, compiled: each ```swift block of README.md and Docs/ is one of these
+// files, word for word (Scripts/check-docs.sh checks it). Build: swift build -c release --package-path Examples/swift
 import PackageDescription
 
 let package = Package(

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Checks README.md's examples against the binary; run by Scripts/check-readme.sh (see its header).
+"""Checks the examples of README.md and Docs/*.md against the binary; run by Scripts/check-docs.sh
+(see its header).
 
-What is checked:
+The documents are README.md and then Docs/*.md in name order; every rule below applies to each of
+them, and a message names the document and line ("Docs/CLI.md:120"). What is checked:
 
 - Every line starting with "$ " in a fenced code block (not ```swift or ```c) is an example: the
   command is the rest of the line (and the next lines while a line ends with a backslash), up to a
@@ -16,14 +18,17 @@ What is checked:
       compared, not its values): benchmarks;
     - under `<!-- check: skip (REASON) -->`, the block's examples are not run and are counted as
       skipped for REASON.
-- Examples whose command is `gmap build … -o MAP` run first, in README order, so that examples
-  above a build can use its map; their output is compared where they stand.
+- Examples whose command is `gmap build … -o MAP` run first, in document order, so that examples
+  anywhere can use its map; their output is compared where they stand.
 - Examples that run `Examples/swift/.build/release/NAME` are skipped unless --examples gives the
   directory of the built Examples/swift executables (WORKDIR/Examples/swift/.build/release is then
   a link to it).
 - Every ```swift block must be preceded by `<!-- check: file PATH -->` and equal the file PATH
-  (relative to the repository), and every Examples/swift/Sources/*/main.swift must be shown.
-  --update-swift copies the files into their blocks instead of checking.
+  (relative to the repository), and every Examples/swift/Sources/*/main.swift must be shown in
+  some document. --update-swift copies the files into their blocks instead of checking.
+- Every link to a heading, `[text](#anchor)` or `[text](Other.md#anchor)` between the documents,
+  must name a heading that exists (GitHub's anchors: lower case, punctuation dropped, spaces as
+  hyphens), and every relative link to a file must name a file of the repository.
 """
 
 import argparse
@@ -43,7 +48,8 @@ ANY_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 class Example:
     def __init__(self, line, command, expected, mode, skip):
-        self.line = line            # the "$ " line's number in README.md
+        self.document = ""          # the document, relative to the repository
+        self.line = line            # the "$ " line's number in the document
         self.command = command      # the command as bash runs it
         self.expected = expected    # list of expected lines
         self.mode = mode            # "exact", "timings" or "shape"
@@ -73,7 +79,7 @@ def strip_comment(command):
 
 
 def parse(readme_lines):
-    """The examples and the Swift blocks (line, path or None, content lines) of the README, plus problems."""
+    """The examples and the Swift blocks (line, path or None, content lines) of a document, plus problems."""
     examples, swift_blocks, problems = [], [], []
     index = 0
     while index < len(readme_lines):
@@ -98,7 +104,7 @@ def parse(readme_lines):
         while end < len(readme_lines) and not readme_lines[end].startswith("```"):
             end += 1
         body = readme_lines[index + 1:end]
-        start_line = index + 2  # README line number of body[0]
+        start_line = index + 2  # the document's line number of body[0]
         if language == "swift":
             path = marker[1] if marker and marker[0] == "file" else None
             swift_blocks.append((index + 1, path, body))
@@ -190,47 +196,154 @@ def is_build(example):
     return re.match(r"^gmap build\b.*\s-o\s+\S+\.gmap\b", example.command) is not None
 
 
+def documents(repo):
+    """README.md, then Docs/*.md in name order, as paths relative to the repository."""
+    names = ["README.md"]
+    docs = os.path.join(repo, "Docs")
+    if os.path.isdir(docs):
+        names += [os.path.join("Docs", name) for name in sorted(os.listdir(docs)) if name.endswith(".md")]
+    return names
+
+
+def anchor(heading):
+    """GitHub's anchor for a heading: lower case, punctuation other than - and _ dropped, spaces as -."""
+    text = re.sub(r"`", "", heading.strip().lower())
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def anchors(lines):
+    """The anchors of a document's headings (outside code blocks), with GitHub's -1, -2 for repeats."""
+    found, seen, fence = set(), {}, False
+    for line in lines:
+        if line.startswith("```"):
+            fence = not fence
+        elif not fence and re.match(r"^#{1,6} ", line):
+            base = anchor(line.split(" ", 1)[1])
+            count = seen.get(base, 0)
+            found.add(base if count == 0 else f"{base}-{count}")
+            seen[base] = count + 1
+    return found
+
+
+CONTENTS_START, CONTENTS_END = "<!-- contents -->", "<!-- /contents -->"
+
+
+def contents(lines):
+    """The contents list of a document: one line per "## " heading (outside code blocks), linked."""
+    result, fence = [], False
+    for line in lines:
+        if line.startswith("```"):
+            fence = not fence
+        elif not fence and line.startswith("## "):
+            title = line[3:].strip()
+            result.append(f"- [{title.replace('[', '').replace(']', '')}](#{anchor(title)})")
+    return result
+
+
+def contents_problems(texts, update):
+    """(document, line, message) for each document under Docs/ whose contents list is missing or stale;
+    with update, the lists are rewritten instead."""
+    problems = []
+    for name, lines in texts.items():
+        if not name.startswith("Docs" + os.sep):
+            continue
+        if CONTENTS_START not in lines or CONTENTS_END not in lines:
+            problems.append((name, 1, f"no contents list ({CONTENTS_START} … {CONTENTS_END} after the title)"))
+            continue
+        start, end = lines.index(CONTENTS_START), lines.index(CONTENTS_END)
+        wanted = contents(lines)
+        if lines[start + 1:end] != wanted:
+            if update:
+                lines[start + 1:end] = wanted
+            else:
+                problems.append((name, start + 1, "the contents list differs from the headings (Scripts/check-docs.sh --update-swift rewrites it)"))
+    return problems
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def link_problems(repo, texts):
+    """(document, line, message) for each link to a missing heading or file."""
+    problems = []
+    heading_anchors = {name: anchors(lines) for name, lines in texts.items()}
+    for name, lines in texts.items():
+        fence = False
+        for number, line in enumerate(lines, 1):
+            if line.startswith("```"):
+                fence = not fence
+                continue
+            if fence:
+                continue
+            for target in LINK.findall(line):
+                if re.match(r"^[a-z]+:", target):
+                    continue  # https:, mailto:
+                path, _, fragment = target.partition("#")
+                document = os.path.normpath(os.path.join(os.path.dirname(name), path)) if path else name
+                if path and not os.path.exists(os.path.join(repo, document)):
+                    problems.append((name, number, f"the link {target!r} names a file that does not exist"))
+                elif fragment and document in heading_anchors and fragment not in heading_anchors[document]:
+                    problems.append((name, number, f"the link {target!r} names no heading of {document}"))
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--repo", required=True)
-    parser.add_argument("--workdir", help="where the examples run; without it only the Swift blocks are checked")
+    parser.add_argument("--workdir", help="where the examples run; without it only the Swift blocks and links are checked")
     parser.add_argument("--bin", help="the directory of the gmap binary, put first on PATH")
     parser.add_argument("--examples", help="the directory of the built Examples/swift executables")
     parser.add_argument("--skip-all", help="skip every example for this reason (the Swift blocks are still compared)")
-    parser.add_argument("--update-swift", action="store_true", help="copy the Examples/swift files into their README blocks")
+    parser.add_argument("--update-swift", action="store_true", help="copy the Examples/swift files into their blocks")
     arguments = parser.parse_args()
 
-    readme_path = os.path.join(arguments.repo, "README.md")
-    with open(readme_path, encoding="utf-8") as file:
-        readme_lines = file.read().split("\n")
-    examples, swift_blocks, problems = parse(readme_lines)
+    texts, examples, swift_blocks, problems = {}, [], [], []
+    for name in documents(arguments.repo):
+        with open(os.path.join(arguments.repo, name), encoding="utf-8") as file:
+            texts[name] = file.read().split("\n")
+        found, blocks, troubles = parse(texts[name])
+        for example in found:
+            example.document = name
+        examples += found
+        swift_blocks += [(name, line, path, body) for line, path, body in blocks]
+        problems += [(name, line, message) for line, message in troubles]
 
     if arguments.update_swift:
-        # Copies each Examples/swift file into its ```swift block (the block after its marker).
-        for line, path, body in reversed(swift_blocks):
-            if path is None:
-                print(f"README.md:{line}: a ```swift block without <!-- check: file … -->, left as it is")
-                continue
-            with open(os.path.join(arguments.repo, path), encoding="utf-8") as file:
-                content = output_lines(file.read())
-            readme_lines[line:line + len(body)] = content
-        with open(readme_path, "w", encoding="utf-8") as file:
-            file.write("\n".join(readme_lines))
-        print(f"README.md: {sum(1 for b in swift_blocks if b[1])} Swift blocks copied from their files")
+        # Copies each Examples/swift file into its ```swift block (the block after its marker),
+        # then rewrites the contents lists (which moves the lines below them).
+        copied = 0
+        for name in texts:
+            lines = texts[name]
+            for document, line, path, body in reversed([b for b in swift_blocks if b[0] == name]):
+                if path is None:
+                    print(f"{name}:{line}: a ```swift block without <!-- check: file … -->, left as it is")
+                    continue
+                with open(os.path.join(arguments.repo, path), encoding="utf-8") as file:
+                    content = output_lines(file.read())
+                lines[line:line + len(body)] = content
+                copied += 1
+        contents_problems(texts, update=True)
+        for name, lines in texts.items():
+            with open(os.path.join(arguments.repo, name), "w", encoding="utf-8") as file:
+                file.write("\n".join(lines))
+        print(f"{copied} Swift blocks copied from their files")
         return 0
 
+    problems += link_problems(arguments.repo, texts) + contents_problems(texts, update=False)
     failed = 0
     extra_failures = len(problems)
-    for line, message in problems:
-        print(f"FAIL README.md:{line}: {message}")
+    for name, line, message in problems:
+        print(f"FAIL {name}:{line}: {message}")
         failed += 1
 
     # The Swift blocks against Examples/swift.
     swift_passed = 0
     shown = set()
-    for line, path, body in swift_blocks:
+    for name, line, path, body in swift_blocks:
+        where = f"{name}:{line}"
         if path is None:
-            print(f"FAIL README.md:{line}: a ```swift block without <!-- check: file Examples/swift/… --> before it "
+            print(f"FAIL {where}: a ```swift block without <!-- check: file Examples/swift/… --> before it "
                   "(every Swift snippet must be a file of Examples/swift, which CI compiles)")
             failed += 1
             continue
@@ -239,16 +352,16 @@ def main():
             with open(os.path.join(arguments.repo, path), encoding="utf-8") as file:
                 content = file.read()
         except OSError as error:
-            print(f"FAIL README.md:{line}: {path}: {error.strerror}")
+            print(f"FAIL {where}: {path}: {error.strerror}")
             failed += 1
             continue
         expected = output_lines(content)
         if body == expected:
-            print(f"ok   README.md:{line} ```swift block = {path}")
+            print(f"ok   {where} ```swift block = {path}")
             swift_passed += 1
         else:
-            print(f"FAIL README.md:{line}: the ```swift block differs from {path}:")
-            for diff_line in difflib.unified_diff(expected, body, path, f"README.md:{line}", lineterm=""):
+            print(f"FAIL {where}: the ```swift block differs from {path}:")
+            for diff_line in difflib.unified_diff(expected, body, path, where, lineterm=""):
                 print("     " + diff_line)
             failed += 1
     sources = os.path.join(arguments.repo, "Examples", "swift", "Sources")
@@ -256,30 +369,32 @@ def main():
         for target in sorted(os.listdir(sources)):
             path = os.path.normpath(os.path.join("Examples", "swift", "Sources", target, "main.swift"))
             if os.path.exists(os.path.join(arguments.repo, path)) and path not in shown:
-                print(f"FAIL {path} is not shown in README.md (add it as a ```swift block with <!-- check: file {path} -->)")
+                print(f"FAIL {path} is not shown in any document (add it as a ```swift block with <!-- check: file {path} -->)")
                 failed += 1
                 extra_failures += 1
 
     skipped = {}
     def skip(example, reason):
         skipped[reason] = skipped.get(reason, 0) + 1
-        print(f"skip README.md:{example.line} {example.command}  ({reason})")
+        print(f"skip {example.document}:{example.line} {example.command}  ({reason})")
 
     passed = 0
-    if arguments.skip_all:
+    if arguments.skip_all or not arguments.workdir:
+        reason = arguments.skip_all or "no working folder given"
         for example in examples:
-            skipped[arguments.skip_all] = skipped.get(arguments.skip_all, 0) + 1
+            skipped[reason] = skipped.get(reason, 0) + 1
     else:
         environment = dict(os.environ)
         environment.pop("GMAP_MAP", None)
         environment["PATH"] = arguments.bin + os.pathsep + environment.get("PATH", "")
         def runnable(example):
             return example.skip is None and (arguments.examples or not example.command.startswith(EXAMPLES_PREFIX))
-        # Builds first, in README order: examples above a build may use its map.
+        # Builds first, in document order: examples anywhere may use their maps.
         for example in examples:
             if runnable(example) and is_build(example):
                 run(example, arguments.workdir, environment)
         for example in examples:
+            where = f"{example.document}:{example.line}"
             if example.skip is not None:
                 skip(example, example.skip)
                 continue
@@ -291,20 +406,20 @@ def main():
             if matches(example):
                 passed += 1
                 timing = f" ({example.seconds:.1f} s)" if example.seconds >= 1 else ""
-                print(f"ok   README.md:{example.line} {example.command}{timing}")
+                print(f"ok   {where} {example.command}{timing}")
             else:
                 failed += 1
                 note = {"exact": "", "timings": " (times compared by shape)", "shape": " (numbers compared by shape)"}[example.mode]
-                print(f"FAIL README.md:{example.line} {example.command}  (exit status {example.status}){note}")
+                print(f"FAIL {where} {example.command}  (exit status {example.status}){note}")
                 for diff_line in difflib.unified_diff(example.expected, output_lines(example.output),
-                                                      f"README.md:{example.line} (shown)", "actual output", lineterm=""):
+                                                      f"{where} (shown)", "actual output", lineterm=""):
                     print("     " + diff_line)
 
-    # Problems of the README itself (a bad marker, a file not shown) count as failed examples too.
+    # Problems of the documents themselves (a bad marker, a broken link, a file not shown) count as failed examples too.
     total = len(examples) + len(swift_blocks) + extra_failures
     skipped_count = sum(skipped.values())
     reasons = "; ".join(f"{count}: {reason}" for reason, count in skipped.items())
-    print(f"{total} examples: {passed + swift_passed} passed, {skipped_count} skipped"
+    print(f"{total} examples in {len(texts)} documents: {passed + swift_passed} passed, {skipped_count} skipped"
           + (f" ({reasons})" if reasons else "") + f", {failed} failed")
     return 1 if failed else 0
 

