@@ -6,6 +6,7 @@ import GMapCodecs
 /// `gmap build INPUT -o OUTPUT [options]`.
 enum BuildCommand: Command {
     static let name = "build"
+    static let summary = "a map from GeoJSON, shapefiles, ZIP or an OpenStreetMap extract"
     static let options: Set<String> = ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth", "--layer", "--format", "--simplify", "--top", "--osm", "--geometry", "--meta", "--profile", "--languages", "--max-nodes"]
     static let flags: Set<String> = ["--quiet", "-q", "--coast-buffer", "--paths"]
 
@@ -275,7 +276,10 @@ enum BuildCommand: Command {
 extension BuildCommand {
     /// What `gmap help build` prints.
     static let help = """
-    gmap build INPUT -o OUTPUT.gmap [options]
+    gmap build INPUT -o OUTPUT.gmap [--id PROP] [--keep a,b] [options]
+    gmap build --layer NAME=INPUT[:IDPROP] ... -o OUTPUT.gmap [options]
+    gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths] [--profile P] [--languages LIST]
+               [--max-nodes N]
 
     Builds a map from the Polygon and MultiPolygon features of INPUT, which is one of:
       x.geojson           a GeoJSON FeatureCollection

@@ -24,7 +24,10 @@ protocol Command: Sendable {
     static var options: Set<String> { get }
     /// Flags (`--json`).
     static var flags: Set<String> { get }
-    /// What `gmap help NAME` and `gmap NAME --help` print.
+    /// One line on what it does, for the overview `gmap help` prints.
+    static var summary: String { get }
+    /// What `gmap help NAME` and `gmap NAME --help` print: its synopsis lines (up to the first
+    /// blank line, which the overview repeats), then the details.
     static var help: String { get }
     /// Runs the command on its parsed arguments; the exit code.
     static func run(_ list: ArgumentList) throws -> Int32
@@ -41,6 +44,9 @@ enum CommandTable {
     static func command(named name: String) -> (any Command.Type)? {
         commands.first { $0.name == name }
     }
+
+    /// The names of the commands, in the tool's order (the tests read this list).
+    static let names = commands.map { $0.name }
 
     /// "query, where, …, bench and help": the commands as unknown-command messages list them.
     static let list = commands.map { $0.name }.joined(separator: ", ") + " and help"

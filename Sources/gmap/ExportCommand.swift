@@ -5,6 +5,7 @@ import GMapBuilder
 /// `gmap export MAP -o OUT.geojson [--layer NAME] [--force] [-q]`: the map's features as GeoJSON.
 enum ExportCommand: Command {
     static let name = "export"
+    static let summary = "the map's features back as GeoJSON"
     static let options: Set<String> = ["-o", "--output", "--layer"]
     static let flags: Set<String> = ["--force", "--quiet", "-q"]
 

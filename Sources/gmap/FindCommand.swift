@@ -5,6 +5,7 @@ import GMap
 /// ``GMap/find(_:layer:matching:limit:)``.
 enum FindCommand: Command {
     static let name = "find"
+    static let summary = "features by id or name"
     static let options: Set<String> = ["--layer", "--limit"]
     static let flags: Set<String> = ["--json", "--exact"]
 

@@ -10,45 +10,28 @@ enum FormatVersionText {
     static let summary = "writes format \(written) (2.0 and 2.1 with --format); reads \(FormatLayout.oldestReadableMajorVersion).x to \(FormatLayout.majorVersion).x"
 }
 
-/// The overview `gmap help` prints (each command's own help is its ``Command/help``). Keep it true to the code.
+/// The overview `gmap help` prints: each command's synopsis, taken from its own help
+/// (``Command/help``, whose first lines are the synopsis), and its ``Command/summary``.
 enum HelpText {
     static let version = "1.1.0"
+
+    /// The USAGE part: every command's synopsis lines, indented, then its summary.
+    static let usage: String = {
+        var lines: [String] = []
+        for command in CommandTable.commands {
+            let synopsis = command.help.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
+            lines += synopsis.map { "  " + $0 }
+            lines.append(String(repeating: " ", count: 8) + command.summary)
+        }
+        lines.append("  gmap help [COMMAND]")
+        return lines.joined(separator: "\n")
+    }()
 
     static let overview = """
     gmap \(version): fast offline reverse geocoding. Which polygon contains this point?
 
     USAGE
-      gmap query [MAP] LATITUDE LONGITUDE [--all | --nearest DIST] [--json]
-                                                 or "LAT,LON" in one argument; latitude first
-      gmap query [MAP] - [--all | --nearest DIST] [--json]
-                                                 read "lat lon" or "lat,lon" lines from stdin
-      gmap place [MAP] LATITUDE LONGITUDE [--json]
-                                                 the whole placemark: country, ocean or sea,
-                                                 time zone, nearest town, …
-      gmap build INPUT -o OUTPUT.gmap [--id PROP] [--keep a,b] [options]
-                                                 INPUT: .geojson[.gz], .ndjson, .shp, .zip
-      gmap build --layer NAME=INPUT[:IDPROP] ... -o OUTPUT.gmap [options]
-                                                 several layers in one map
-      gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths] [--profile P] [--languages LIST] [--max-nodes N]
-                                                 roads, places and areas for gmap where
-      gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--language LL] [--json]
-                                                 where the point is, in words: the road
-                                                 along, the intersection ahead, places
-      gmap where MAP --replay FILE|- [--every | --throttled] [--json]
-                                                 the same for a track of time,lat,lon lines
-      gmap nearby MAP LATITUDE LONGITUDE [--heading DEG] [--ahead] [--within DIST]
-                  [--category C] [--limit N] [--json]
-                                                 the named places around, or ahead, nearest first
-      gmap find [MAP] TEXT [--layer NAME] [--exact] [--json]
-                                                 features by id or name
-      gmap export MAP -o OUT.geojson [--layer NAME]
-                                                 the map's features back as GeoJSON
-      gmap info [MAP]
-      gmap verify MAP [--known FILE]
-      gmap render [MAP] -o OUT.png [--width N] [--bbox W,S,E,N] [--tiles] [--points FILE]
-                                                 draw the map as a PNG, as it answers
-      gmap bench [MAP] [--points N] [--runs R] [--points-file FILE] [--json]
-      gmap help [COMMAND]
+    \(usage)
 
     Without MAP, query, place, find, info and render use the world map that ships with gmap
     (layers countries, marine, timezones and towns; query answers from countries), or the file

@@ -4,6 +4,7 @@ import GMap
 /// `gmap info MAP`.
 enum InfoCommand: Command {
     static let name = "info"
+    static let summary = "what the map holds and how it was built"
     static let options: Set<String> = []
     static let flags: Set<String> = []
 

@@ -6,6 +6,7 @@ import GMap
 /// ``MapLocationSource/placesAround(latitude:longitude:heading:within:category:aheadOnly:limit:)``.
 enum NearbyCommand: Command {
     static let name = "nearby"
+    static let summary = "the named places around, or ahead, nearest first"
     static let options: Set<String> = ["--heading", "--within", "--category", "--limit"]
     static let flags: Set<String> = ["--ahead", "--json"]
 

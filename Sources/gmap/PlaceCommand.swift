@@ -5,6 +5,7 @@ import GMap
 /// layers fill (on the shipped map: country, ocean or sea, inland water, time zone, nearest town).
 enum PlaceCommand: Command {
     static let name = "place"
+    static let summary = "the whole placemark: country, sea, time zone, nearest town, …"
     static let options: Set<String> = []
     static let flags: Set<String> = ["--json"]
 

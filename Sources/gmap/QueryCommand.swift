@@ -4,6 +4,7 @@ import GMap
 /// `gmap query [MAP] LAT LON` and `gmap query [MAP] -`, with `--nearest DISTANCE` the nearby fallback.
 enum QueryCommand: Command {
     static let name = "query"
+    static let summary = "the feature that contains the point (an id per line with -)"
     static let options: Set<String> = ["--nearest", "--layer"]
     static let flags: Set<String> = ["--all", "--json"]
 
@@ -44,7 +45,12 @@ enum QueryCommand: Command {
             let hint = swapHint(coordinate, typed: typed) { !map.placemark(latitude: $0.latitude, longitude: $0.longitude).isEmpty }
             return try LayeredQuery.answer(map: map, coordinate: coordinate, style: style, asked: asked, hint: hint)
         }
-        let hint = swapHint(coordinate, typed: typed) { map.lookup(latitude: $0.latitude, longitude: $0.longitude) != nil }
+        // The hint only when the point as typed is far from everything (nothing even within the
+        // largest --nearest radius): near a coast, the order was most likely right.
+        let hint = swapHint(coordinate, typed: typed) { swapped in
+            map.lookup(latitude: swapped.latitude, longitude: swapped.longitude) != nil
+                && map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude, within: GMap.maximumNearbyRadius) == nil
+        }
         let answer = QueryAnswer(map: map, style: style)
         guard let text = answer.text(latitude: coordinate.latitude, longitude: coordinate.longitude) else {
             if style.json { StandardOutput.shared.write(answer.noAnswer + "\n") }
@@ -222,7 +228,8 @@ extension QueryCommand {
     gmap query "36°8'N" "5°21'W".
 
     A latitude outside [-90, 90] whose swap is a valid point, and a point in no feature whose
-    swap is in one, add to the message: latitude comes first: did you mean LON LAT?
+    swap is in one, add to the message: latitude comes first: did you mean LON LAT? (only when
+    nothing lies within 100 km of the point as given: near a coast the order was likely right)
 
     OPTIONS
       --all     print every feature that contains the point, smallest area first, space-separated

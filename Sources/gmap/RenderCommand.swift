@@ -7,6 +7,7 @@ import GMapCodecs
 /// `gmap render [MAP] -o OUT.png [--width N] [--bbox W,S,E,N] [--tiles] [--points FILE] [--layer NAME]`.
 enum RenderCommand: Command {
     static let name = "render"
+    static let summary = "draws the map as a PNG, as it answers"
     static let options: Set<String> = ["-o", "--output", "--width", "--bbox", "--points", "--layer"]
     static let flags: Set<String> = ["--tiles", "--quiet", "-q"]
 

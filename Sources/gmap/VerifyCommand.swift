@@ -4,6 +4,7 @@ import GMap
 /// `gmap verify MAP [--known FILE]`.
 enum VerifyCommand: Command {
     static let name = "verify"
+    static let summary = "checks every byte a lookup can reach, and known locations"
     static let options: Set<String> = ["--known", "--limit"]
     static let flags: Set<String> = []
 

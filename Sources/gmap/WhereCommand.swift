@@ -21,6 +21,7 @@ enum WhereCommand: Command {
     }
 
     static let name = "where"
+    static let summary = "where the point is, in words: the area, the road, the intersection ahead"
     static let options: Set<String> = ["--heading", "--course", "--replay", "--language"]
     static let flags: Set<String> = ["--json", "--every", "--throttled"]
 

@@ -99,6 +99,20 @@ final class CommandLineArgumentTests: CommandLineTestCase {
                         stderr: "gmap: no feature contains (89, 9) or lies within 1000 m of it; latitude comes first: did you mean 9 89?\n")
         // A miss whose swap is a miss too has no hint.
         try assertFails(["query", map, "50", "50"], status: 1, stderr: "gmap: no feature contains (50, 50)\n")
+        // No hint when the point as given lies near a feature (here 33 km north of N), even though
+        // its swap is inside S: near a coast the order was most likely right.
+        let nearCoast = path("near-coast.geojson")
+        try Data(#"""
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","properties":{"id":"N"},"geometry":{"type":"Polygon","coordinates":[[[20,0],[21,0],[21,1],[20,1],[20,0]]]}},
+        {"type":"Feature","properties":{"id":"S"},"geometry":{"type":"Polygon","coordinates":[[[1,20],[2,20],[2,21],[1,21],[1,20]]]}}]}
+        """#.utf8).write(to: URL(fileURLWithPath: nearCoast))
+        let coastMap = path("near-coast.gmap")
+        XCTAssertEqual(try run(["build", nearCoast, "-o", coastMap, "-q"]).status, 0)
+        try assertFails(["query", coastMap, "1.3", "20.5"], status: 1, stderr: "gmap: no feature contains (1.3, 20.5)\n")
+        try assertFails(["query", coastMap, "1.3", "20.5", "--nearest", "5km"], status: 1,
+                        stderr: "gmap: no feature contains (1.3, 20.5) or lies within 5000 m of it\n")
+        XCTAssertEqual(try run(["query", coastMap, "20.5", "1.3"]).stdout, "S\n")
         // A map of several layers.
         let layered = path("layered.gmap")
         XCTAssertEqual(try run(["build", "-o", layered, "--layer", "one=\(fixtures):id", "--layer", "two=\(fixtures):name", "-q"]).status, 0)

@@ -25,6 +25,7 @@ enum BenchCommand: Command {
     }
 
     static let name = "bench"
+    static let summary = "measures opening, lookups, memory and threads"
     static let options: Set<String> = ["--points", "--runs", "--seed", "--near", "--points-file", "--answers", "--save-points", "--walks", "--osm"]
     static let flags: Set<String> = ["--json"]
 
