@@ -36,6 +36,7 @@ final class InputDatasetTests: XCTestCase {
     /// timezones.geojson.gz read by gmap's own gzip reader builds the same map, byte for byte, as the file
     /// decompressed by `gzip -dc`; prints both decompression speeds.
     func testTimezonesThroughTheGzipReader() throws {
+        try TestSupport.requireLongTests("The time zones through the gzip reader")
         let compressed = try TestSupport.sharedFile("timezones.geojson.gz")
         let plain = temporaryFile("timezones.geojson")
         var started = Date()

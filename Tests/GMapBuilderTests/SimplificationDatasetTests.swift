@@ -10,8 +10,8 @@ import GMapTestSupport
 /// one, except within the simplification distance of a border. Also prints the README's table of
 /// size and agreement with the full map. Skipped when ../shared is absent.
 final class SimplificationDatasetTests: XCTestCase {
-    static let nearBorderCount = Int(ProcessInfo.processInfo.environment["GMAP_SIMPLIFY_POINTS"] ?? "") ?? 200_000
-    static let uniformCount = 200_000
+    static let nearBorderCount = TestSupport.count("GMAP_SIMPLIFY_POINTS", quick: 50_000, long: 200_000)
+    static let uniformCount = TestSupport.longTests ? 200_000 : 50_000
 
     func testCountries10mSimplifiedKeepsLandBordersWatertight() throws {
         let path = try TestSupport.sharedFile("countries-10m.geojson").path

@@ -18,6 +18,24 @@ package enum TestSupport {
         return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
     }()
 
+    /// Whether the long oracles run: `GMAP_LONG_TESTS=1` (`.ci/run` sets it). Without it the suite
+    /// runs in minutes: the oracles take fewer points and the tests that build the 182 MB time-zone
+    /// dataset more than once are skipped, saying so.
+    package static let longTests = ProcessInfo.processInfo.environment["GMAP_LONG_TESTS"] == "1"
+
+    /// A test's count of points: `$VARIABLE` when set, else `long` with ``longTests``, else `quick`.
+    package static func count(_ variable: String, quick: Int, long: Int) -> Int {
+        if let value = ProcessInfo.processInfo.environment[variable].flatMap(Int.init) { return value }
+        return longTests ? long : quick
+    }
+
+    /// Skips a long test unless ``longTests``, with a message saying how to run it.
+    package static func requireLongTests(_ what: String) throws {
+        guard longTests else {
+            throw XCTSkip("\(what) runs with GMAP_LONG_TESTS=1 (.ci/run sets it; about 20 s)")
+        }
+    }
+
     /// The path of a shared data file, or an XCTSkip saying it is absent.
     package static func sharedFile(_ name: String) throws -> URL {
         let url = sharedData.appendingPathComponent(name)

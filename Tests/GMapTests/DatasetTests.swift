@@ -9,7 +9,7 @@ import GMapTestSupport
 /// Skipped with a message when ../shared is absent.
 final class DatasetTests: XCTestCase {
     /// Points per dataset: half uniform on the sphere, half on or within metres of edges and vertices.
-    static let pointsPerDataset = Int(ProcessInfo.processInfo.environment["GMAP_ORACLE_POINTS"] ?? "") ?? 1_000_000
+    static let pointsPerDataset = TestSupport.count("GMAP_ORACLE_POINTS", quick: 200_000, long: 1_000_000)
 
     /// The README's sample lookups: (latitude, longitude) and the expected answers per file, "" for none.
     static let readmeSamples: [(name: String, latitude: Double, longitude: Double, answers: [String: String])] = [
@@ -37,6 +37,7 @@ final class DatasetTests: XCTestCase {
     func testAdmin1() throws { try check("admin1-50m.geojson", key: "admin1", label: "iso_3166_2") }
 
     func testTimezones() throws {
+        try TestSupport.requireLongTests("The time-zone oracle (8.2 M vertices)")
         let compressed = try TestSupport.sharedFile("timezones.geojson.gz")
         let plain = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-test-timezones-\(getpid()).geojson")
         defer { try? FileManager.default.removeItem(at: plain) }

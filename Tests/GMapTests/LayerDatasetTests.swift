@@ -27,6 +27,7 @@ final class LayerDatasetTests: XCTestCase {
     }
 
     func testLayeredMapAnswersAsTheSingleLayerMaps() throws {
+        try TestSupport.requireLongTests("The layered map of countries, states and time zones")
         let files = try Self.inputs.map { try TestSupport.sharedFile($0.file) }
         let started = Date()
         var layered = LayeredMapBuilder()
