@@ -4,8 +4,10 @@ import GMap
 /// index, all in one file with one string pool.
 ///
 /// ```swift
-/// var countries = try MapBuilder(options: options)   // … add features …
-/// var states = try MapBuilder(options: stateOptions) // … add features …
+/// var countries = try MapBuilder(options: BuildOptions())
+/// try countries.add(SourceFeature(id: "A", polygons: [[[(0, 0), (2, 0), (2, 2), (0, 2), (0, 0)]]]))
+/// var states = try MapBuilder(options: BuildOptions())
+/// try states.add(SourceFeature(id: "A-1", polygons: [[[(0, 0), (1, 0), (1, 1), (0, 1), (0, 0)]]]))
 /// var map = LayeredMapBuilder()
 /// try map.addLayer(named: "country", countries)
 /// try map.addLayer(named: "state", states)

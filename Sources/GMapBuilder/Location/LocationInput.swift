@@ -1,5 +1,5 @@
 /// Reads an OpenStreetMap PBF file for a location map, streamed, so that a region builds in memory
-/// proportional to what the map needs (issue 22, part 8).
+/// proportional to what the map needs.
 ///
 /// **How**: the file is read blob by blob (``OSMPBFReader/stream(path:into:)``); of each element
 /// only what can matter is kept:

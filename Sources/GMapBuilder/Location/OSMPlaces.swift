@@ -63,7 +63,7 @@ public struct OSMArea: Sendable, Equatable {
     }
 }
 
-/// The named places, addresses and areas of OSM data, for the location sense (issue 13).
+/// The named places, addresses and areas of OSM data, for the location sense.
 ///
 /// - **Places**: named nodes, and named ways that are not areas or streets, with one of
 ///   ``placeKeys`` (a way's place is the centre of its nodes' bounding box).

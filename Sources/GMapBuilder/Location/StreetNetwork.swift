@@ -141,7 +141,7 @@ public struct Intersection: Sendable, Equatable {
     public var isMain: Bool
 }
 
-/// The streets and intersections of OSM data, for the location sense (issue 13).
+/// The streets and intersections of OSM data, for the location sense.
 ///
 /// **Streets**: every kept way (``StreetClass``, and the ``RoadProfile``) that has a `name` (or
 /// else a `ref`, read "road REF"); ways of the

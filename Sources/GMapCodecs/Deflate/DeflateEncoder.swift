@@ -3,8 +3,10 @@
 /// codes or with dynamic ones, whichever is smallest.
 ///
 /// ```swift
+/// let bytes = Array("a text, a text, a text".utf8)
 /// let compressed = DeflateEncoder.compress(bytes)
-/// assert(try Deflate.inflate(compressed) == bytes)
+/// let restored = try Deflate.inflate(compressed)
+/// assert(restored == bytes)
 /// ```
 public enum DeflateEncoder {
     /// How hard the encoder looks for matches.

@@ -1,5 +1,4 @@
-/// Node positions kept compactly, for reading an extract too large to hold as ``OSMNode`` values
-/// (issue 22, part 8).
+/// Node positions kept compactly, for reading an extract too large to hold as ``OSMNode`` values.
 ///
 /// Layout while appending: three parallel arrays, the ids (`Int64`) and the latitude and
 /// longitude in units of 100 nanodegrees (1e-7°, `Int32`: ±90° and ±180° fit). PBF writers use
