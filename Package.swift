@@ -7,6 +7,8 @@ let package = Package(
         .library(name: "GMap", targets: ["GMap"]),
         .library(name: "GMapBuilder", targets: ["GMapBuilder"]),
         .library(name: "GMapRender", targets: ["GMapRender"]),
+        // The world map that ships with gmap, as a resource, and the way to open it.
+        .library(name: "GMapWorld", targets: ["GMapWorld"]),
         // The C interface (include/gmap.h) as a shared library, for C and other languages.
         .library(name: "CGMap", type: .dynamic, targets: ["CGMap"]),
         .executable(name: "gmap", targets: ["gmap"]),
@@ -23,12 +25,11 @@ let package = Package(
         .target(name: "GMapRender", dependencies: ["GMap", "GMapCodecs"]),
         // Maps out of sources: GeoJSON, shapefiles, OSM PBF in; `.gmap` out; simplification; export back to GeoJSON.
         .target(name: "GMapBuilder", dependencies: ["GMap", "GMapCodecs"]),
-        // The command-line tool.
-        .executableTarget(
-            name: "gmap",
-            dependencies: ["GMap", "GMapCodecs", "GMapBuilder", "GMapRender"],
-            resources: [.copy("Resources/world.gmap")]
-        ),
+        // The shipped world map (Resources/world.gmap, in the resource bundle gmap_GMapWorld) and
+        // `WorldMap.open()`. Uses Foundation to find the bundle; GMap stays without it.
+        .target(name: "GMapWorld", dependencies: ["GMap"], resources: [.copy("Resources/world.gmap")]),
+        // The command-line tool: its default map is GMapWorld's.
+        .executableTarget(name: "gmap", dependencies: ["GMap", "GMapCodecs", "GMapBuilder", "GMapRender", "GMapWorld"]),
         // What the tests share (paths to fixtures and ../shared, the brute-force oracle, the base class
         // of the command-line tests, file makers): a target of its own so that each module's tests can
         // use it. Only the test targets depend on it; it imports XCTest, as swift-nio's NIOTestUtils does.
@@ -43,6 +44,7 @@ let package = Package(
         .testTarget(name: "GMapCodecsTests", dependencies: ["GMapCodecs", "GMap", "GMapTestSupport"]),
         .testTarget(name: "GMapBuilderTests", dependencies: ["GMapBuilder", "GMap", "GMapCodecs", "GMapTestSupport"]),
         .testTarget(name: "GMapRenderTests", dependencies: ["GMapRender", "GMap", "GMapCodecs", "GMapBuilder", "GMapTestSupport"]),
+        .testTarget(name: "GMapWorldTests", dependencies: ["GMapWorld", "GMap", "GMapTestSupport"]),
         .testTarget(name: "CGMapTests", dependencies: ["CGMap", "GMap", "GMapBuilder", "GMapTestSupport"]),
         // The `gmap` tool, run as users run it (the executable beside the test bundle).
         .testTarget(name: "GMapCommandLineTests", dependencies: ["GMap", "GMapCodecs", "GMapBuilder", "GMapRender", "GMapTestSupport"]),

@@ -6,7 +6,7 @@
 #   Benchmarks/check-cost.sh [MAP] [ROUNDS]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-map="${1:-$root/Sources/gmap/Resources/world.gmap}"
+map="${1:-$root/Sources/GMapWorld/Resources/world.gmap}"
 rounds="${2:-5}"
 cd "$root"
 swift build -c release --product gmap >/dev/null

@@ -67,7 +67,7 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/gmap-readme.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 for file in "$data"/*; do ln -s "$file" "$work/"; done
 ln -s "$repo/Fixtures" "$work/Fixtures"
-cp "$repo/Sources/gmap/Resources/world.gmap" "$work/world.gmap"
+cp "$repo/Sources/GMapWorld/Resources/world.gmap" "$work/world.gmap"
 if [ -n "$examples" ]; then
     mkdir -p "$work/Examples/swift/.build"
     ln -s "$examples" "$work/Examples/swift/.build/release"

@@ -7,10 +7,16 @@ let package = Package(
     name: "gmap-examples",
     dependencies: [.package(name: "gmap", path: "../..")],
     targets: [
-        // Lookups in a map file, and the same map opened from a caller's bytes.
-        .executableTarget(name: "Lookup", dependencies: [.product(name: "GMap", package: "gmap")]),
+        // Lookups in a map file (by default the shipped world map, GMapWorld's), and the same map
+        // opened from a caller's bytes.
+        .executableTarget(name: "Lookup", dependencies: [
+            .product(name: "GMap", package: "gmap"),
+            .product(name: "GMapWorld", package: "gmap"),
+        ]),
         // A map of several layers: layer names, placemarks, the name index.
         .executableTarget(name: "Layers", dependencies: [.product(name: "GMap", package: "gmap")]),
+        // Location sense: a short walk on a map built by gmap build --osm, its senses and callouts.
+        .executableTarget(name: "Where", dependencies: [.product(name: "GMap", package: "gmap")]),
         // A map built from Swift: features in, bytes out, then opened and looked up.
         .executableTarget(name: "BuildMap", dependencies: [
             .product(name: "GMap", package: "gmap"),

@@ -88,7 +88,7 @@ clang -std=c11 -O2 -Wall -Wextra -Werror -I Sources/CGMap/include Examples/c/que
 
 echo "== answers: Embedded builds and the C interface against gmap query --all"
 gmap=.build/release/gmap
-world=Sources/gmap/Resources/world.gmap
+world=Sources/GMapWorld/Resources/world.gmap
 "$gmap" build Fixtures/all-fixtures.geojson -o "$out/fixtures.gmap" --id id -q
 grep -v '^#' Fixtures/known-fixtures.csv | cut -d, -f1,2 > "$out/fixture-points.txt"
 grep -v '^#' Fixtures/known-countries.csv | cut -d, -f1,2 > "$out/country-points.txt"

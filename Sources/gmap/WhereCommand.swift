@@ -89,7 +89,8 @@ enum WhereCommand: Command {
 
     /// The map's location source; nil when the map has no road layer.
     static func openSource(_ path: String) throws -> MapLocationSource? {
-        MapLocationSource(map: try MapLocation.argument(path).open())
+        let map = try MapLocation.argument(path).open()
+        return try? MapLocationSource(map: map)
     }
 
     /// Says that the map at `path` has no road layer, and gives the usage exit code.

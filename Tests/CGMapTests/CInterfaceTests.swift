@@ -6,7 +6,7 @@ import GMapTestSupport
 
 /// The C interface (gmap.h), called through its Swift @_cdecl functions.
 final class CInterfaceTests: XCTestCase {
-    private static let worldPath = TestSupport.repositoryRoot.appendingPathComponent("Sources/gmap/Resources/world.gmap").path
+    private static let worldPath = TestSupport.repositoryRoot.appendingPathComponent("Sources/GMapWorld/Resources/world.gmap").path
     private let ok: Int32 = 0, notFound: Int32 = 1, argument: Int32 = -1, cannotOpen: Int32 = -2, notAGMap: Int32 = -3
     private let truncated: Int32 = -4, malformed: Int32 = -6, tooLarge: Int32 = -7, bufferTooSmall: Int32 = -9
 

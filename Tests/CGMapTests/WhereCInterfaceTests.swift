@@ -17,7 +17,7 @@ final class WhereCInterfaceTests: XCTestCase {
 
     func testWorldMapHasNoRoadLayer() throws {
         var handle: OpaquePointer?
-        let world = TestSupport.repositoryRoot.appendingPathComponent("Sources/gmap/Resources/world.gmap").path
+        let world = TestSupport.repositoryRoot.appendingPathComponent("Sources/GMapWorld/Resources/world.gmap").path
         XCTAssertEqual(gmap_open_path(world, &handle), ok)
         defer { gmap_close(handle) }
         var buffer = [CChar](repeating: 0, count: 64)

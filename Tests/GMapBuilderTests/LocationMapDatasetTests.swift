@@ -208,7 +208,7 @@ extension LocationMapDatasetTests {
     func testRoadsListTheirIntersectionsInOrder() throws {
         let built = try Self.helsinki()
         let map = try GMap(bytes: built.bytes)
-        let source = try XCTUnwrap(MapLocationSource(map: map))
+        let source = try MapLocationSource(map: map)
         let roads = source.roadLayer, layer = try XCTUnwrap(source.intersectionLayer)
         var position: [Int: (latitude: Double, longitude: Double)] = [:]
         _ = layer.forEachLeafTile { tile in
@@ -294,7 +294,7 @@ extension LocationMapDatasetTests {
     /// are skipped (the map stores positions to 1e-7°, about 1 cm).
     func testInsideComesBeforeAlongAgainstBruteForce() throws {
         let built = try Self.helsinki()
-        let source = try XCTUnwrap(MapLocationSource(map: try GMap(bytes: built.bytes)))
+        let source = try MapLocationSource(map: try GMap(bytes: built.bytes))
         let oracle = NetworkLocationSource(network: built.network, places: built.places)
         let segments = Self.segments(of: built.network)
         let count = ProcessInfo.processInfo.environment["GMAP_LOCATION_ORACLE_POINTS"].flatMap(Int.init) ?? 100_000

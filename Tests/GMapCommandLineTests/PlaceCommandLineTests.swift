@@ -52,7 +52,7 @@ final class PlaceCommandLineTests: CommandLineTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let map = directory.appendingPathComponent("one.gmap").path
-        let world = TestSupport.repositoryRoot.appendingPathComponent("Sources/gmap/Resources/world.gmap").path
+        let world = TestSupport.repositoryRoot.appendingPathComponent("Sources/GMapWorld/Resources/world.gmap").path
         // The countries layer alone, exported and built again: a map of one layer.
         let geojson = directory.appendingPathComponent("countries.geojson").path
         XCTAssertEqual(try run(["export", world, "--layer", "countries", "-o", geojson, "-q"]).status, 0)
@@ -66,7 +66,7 @@ final class PlaceCommandLineTests: CommandLineTestCase {
     }
 
     func testQueryLayer() throws {
-        let world = TestSupport.repositoryRoot.appendingPathComponent("Sources/gmap/Resources/world.gmap").path
+        let world = TestSupport.repositoryRoot.appendingPathComponent("Sources/GMapWorld/Resources/world.gmap").path
         XCTAssertEqual(try run(["query", world, "36.14", "-5.35", "--layer", "countries"]).stdout, "GI\n")
         XCTAssertEqual(try run(["query", world, "30", "-40", "--layer", "marine"]).stdout, "North Atlantic Ocean\n")
         XCTAssertEqual(try run(["query", world, "30", "-40", "--layer", "timezones", "--json"]).stdout, "{\"id\":\"Etc/GMT+3\",\"properties\":{}}\n")

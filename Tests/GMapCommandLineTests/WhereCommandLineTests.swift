@@ -75,7 +75,7 @@ final class WhereCommandLineTests: CommandLineTestCase {
         let metadata = Dictionary(opened.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         XCTAssertEqual(metadata["source"], "small.osm.pbf")
         XCTAssertEqual(metadata["attribution"], "© OpenStreetMap contributors, ODbL 1.0")
-        XCTAssertNotNil(MapLocationSource(map: opened), "the map has a road layer")
+        XCTAssertNoThrow(try MapLocationSource(map: opened), "the map has a road layer")
         // -q: no summary.
         let quiet = try run(["build", "--osm", try smallPBF(), "-o", map, "-q"])
         XCTAssertEqual(quiet.status, 0, quiet.stderr)

@@ -61,7 +61,7 @@ final class WhereDatasetTests: CommandLineTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.hasPrefix(#"{"kind":"along_road","road":{"name":"Mannerheimintie","#), result.stdout)
         // The command says what the library says.
-        let source = try XCTUnwrap(MapLocationSource(map: try GMap(contentsOf: map)))
+        let source = try MapLocationSource(map: try GMap(contentsOf: map))
         var context = LocationContext(source: source)
         let fix = LocationFix(latitude: point.latitude, longitude: point.longitude, time: 0, course: point.direction)
         let sense = try XCTUnwrap(context.update(fix))
@@ -115,7 +115,7 @@ final class WhereDatasetTests: CommandLineTestCase {
         let plainBytes = try Data(contentsOf: URL(fileURLWithPath: plain)).count, swedishBytes = try Data(contentsOf: URL(fileURLWithPath: swedish)).count
         XCTAssertGreaterThan(swedishBytes, plainBytes)
         print("Helsinki location map: \(plainBytes) bytes, \(swedishBytes) with --languages sv")
-        let source = try XCTUnwrap(MapLocationSource(map: try GMap(contentsOf: swedish)))
+        let source = try MapLocationSource(map: try GMap(contentsOf: swedish))
         XCTAssertEqual(source.localizedName("Mannerheimintie", language: "sv"), "Mannerheimvägen")
         XCTAssertNil(source.localizedName("Mannerheimintie", language: "en"))
         XCTAssertTrue(source.hasNames(in: "sv"))
@@ -172,7 +172,7 @@ final class WhereDatasetTests: CommandLineTestCase {
             var handle: OpaquePointer?
             XCTAssertEqual(gmap_open_buffer(buffer.baseAddress, buffer.count, &handle), 0)
             defer { gmap_close(handle) }
-            let source = try XCTUnwrap(MapLocationSource(map: try GMap(bytes: bytes)))
+            let source = try MapLocationSource(map: try GMap(bytes: bytes))
             for heading in [Double.nan, point.direction, point.direction + 540] {
                 var context = LocationContext(source: source)
                 let fix = LocationFix(latitude: point.latitude, longitude: point.longitude, time: 0, heading: heading)

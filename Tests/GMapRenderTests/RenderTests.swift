@@ -292,7 +292,7 @@ final class RenderTests: XCTestCase {
     }
 
     func testShippedWorldMapRendersAsItAnswers() throws {
-        let map = try GMap(contentsOf: TestSupport.repositoryRoot.appendingPathComponent("Sources/gmap/Resources/world.gmap").path)
+        let map = try GMap(contentsOf: TestSupport.repositoryRoot.appendingPathComponent("Sources/GMapWorld/Resources/world.gmap").path)
         let window = try MapWindow(west: -180, south: -90, east: 180, north: 90, width: 720, maximumPixels: MapRenderer.maximumPixels)
         let rendered = MapRenderer.render(map, window: window, options: .init(threads: 2))
         XCTAssertGreaterThan(rendered.featuresDrawn, 150)

@@ -10,8 +10,8 @@ package enum TestSupport {
     package static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// `Fixtures/`.
     package static let fixtures = repositoryRoot.appendingPathComponent("Fixtures")
-    /// The map the `gmap` tool ships (`Sources/gmap/Resources/world.gmap`).
-    package static let shippedMap = repositoryRoot.appendingPathComponent("Sources/gmap/Resources/world.gmap").path
+    /// The shipped world map, the resource of GMapWorld (`Sources/GMapWorld/Resources/world.gmap`).
+    package static let shippedMap = repositoryRoot.appendingPathComponent("Sources/GMapWorld/Resources/world.gmap").path
     /// `../shared/data`, or `$GMAP_SHARED_DATA`.
     package static let sharedData: URL = {
         if let path = ProcessInfo.processInfo.environment["GMAP_SHARED_DATA"] { return URL(fileURLWithPath: path) }

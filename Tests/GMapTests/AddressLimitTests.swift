@@ -5,7 +5,7 @@ import GMapTestSupport
 /// Lengths are checked before they become `Int`, and maps larger than the platform can address are
 /// refused with `tooLarge`: exercised here with a lowered limit, as a 32-bit target would have it.
 final class AddressLimitTests: XCTestCase {
-    private static let world = TestSupport.repositoryRoot.appendingPathComponent("Sources/gmap/Resources/world.gmap")
+    private static let world = TestSupport.repositoryRoot.appendingPathComponent("Sources/GMapWorld/Resources/world.gmap")
     /// `Int32.max`: the limit on a 32-bit target.
     private let limit32 = UInt64(Int32.max)
 

@@ -7,7 +7,7 @@ final class FeatureBytesTests: XCTestCase {
     private func text(_ bytes: UnsafeRawBufferPointer?) -> String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
 
     func testBytesMatchStrings() throws {
-        let map = try GMap(contentsOf: TestSupport.repositoryRoot.appendingPathComponent("Sources/gmap/Resources/world.gmap").path)
+        let map = try GMap(contentsOf: TestSupport.repositoryRoot.appendingPathComponent("Sources/GMapWorld/Resources/world.gmap").path)
         XCTAssertEqual(map.featureCount, 250)
         for feature in map.features {
             XCTAssertEqual(text(feature.idBytes), feature.id)

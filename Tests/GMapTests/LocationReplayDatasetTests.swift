@@ -193,7 +193,7 @@ final class LocationReplayDatasetTests: XCTestCase {
         let network = StreetNetwork(data)
         let oracle = NetworkLocationSource(network: network, places: OSMPlaces(data))
         let map = try GMap(bytes: try LocationMapBuilder.build(data).bytes)
-        let source = try XCTUnwrap(MapLocationSource(map: map))
+        let source = try MapLocationSource(map: map)
         let steps = Self.steps(try Self.walk(network))
         var timings: [Double] = []
         var unthrottled: [Result] = [], throttled: [Result] = []

@@ -31,7 +31,7 @@ final class LocationWalkDatasetTests: XCTestCase {
         let data = try OSMPBFReader.read(path: try TestSupport.osmExtract(name).path)
         let network = StreetNetwork(data)
         let map = try GMap(bytes: try LocationMapBuilder.build(data).bytes)
-        let source = try XCTUnwrap(MapLocationSource(map: map))
+        let source = try MapLocationSource(map: map)
         var main: [Int64: Set<String>] = [:]
         for junction in network.intersections where junction.isMain {
             main[junction.node.id] = Set(junction.legs.map { network.streets[$0.street].name })

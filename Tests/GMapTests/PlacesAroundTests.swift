@@ -101,7 +101,7 @@ final class PlacesAroundTests: XCTestCase {
             ("North café", "amenity=cafe", 0, 50), ("East museum", "tourism=museum", 80, 0), ("South stop", "railway=tram_stop", 0, -120),
             ("West shop", "shop=bakery", -30, 0), ("Far north", "tourism=museum", 0, 300), ("Twin A", "amenity=cafe", 70, 50), ("Twin B", "amenity=cafe", 70, 50),
         ])
-        let source = try XCTUnwrap(MapLocationSource(map: map))
+        let source = try MapLocationSource(map: map)
         let (latitude, longitude) = Self.origin
         // Around: nearest first, equal distances by feature index (Twin A before Twin B), Far north beyond 200 m.
         let around = source.placesAround(latitude: latitude, longitude: longitude, heading: nil, within: 200)
@@ -147,7 +147,7 @@ final class PlacesAroundTests: XCTestCase {
         XCTAssertEqual(source.placesAround(latitude: 91, longitude: longitude, heading: nil, within: 200), [])
         XCTAssertEqual(source.placesAround(latitude: .nan, longitude: longitude, heading: nil, within: 200), [])
         // A map without a places layer answers nothing.
-        let bare = try XCTUnwrap(MapLocationSource(map: try Self.smallMap(places: [], withPlaces: false)))
+        let bare = try MapLocationSource(map: try Self.smallMap(places: [], withPlaces: false))
         XCTAssertNil(bare.placeLayer)
         XCTAssertEqual(bare.placesAround(latitude: latitude, longitude: longitude, heading: nil, within: 200), [])
     }
@@ -156,7 +156,7 @@ final class PlacesAroundTests: XCTestCase {
     func testAPlaceOfSeveralPointsIsListedOnceAtItsNearest() throws {
         let map = try Self.smallMap(places: [("Doors", "amenity=library", 0, 150), ("Kiosk", "shop=kiosk", 60, 0)],
                                     morePoints: ["Doors": [(0, -40), (300, 0), (0, -90)]])
-        let source = try XCTUnwrap(MapLocationSource(map: map))
+        let source = try MapLocationSource(map: map)
         let (latitude, longitude) = Self.origin
         let around = source.placesAround(latitude: latitude, longitude: longitude, heading: 0, within: 200)
         XCTAssertEqual(around.map(\.name), ["Doors", "Kiosk"])
@@ -195,7 +195,7 @@ final class PlacesAroundTests: XCTestCase {
     func testHelsinkiAgainstBruteForce() throws {
         let data = try OSMPBFReader.read(path: try TestSupport.osmExtract("Helsinki.osm.pbf").path)
         let map = try GMap(bytes: try LocationMapBuilder.build(data).bytes)
-        let source = try XCTUnwrap(MapLocationSource(map: map))
+        let source = try MapLocationSource(map: map)
         let places = OSMPlaces(data).places
         XCTAssertEqual(source.placeLayer?.featureCount, places.count, "one feature per place, in order")
         let categories = Array(Set(places.map(\.category))).sorted()

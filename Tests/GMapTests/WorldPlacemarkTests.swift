@@ -4,7 +4,7 @@ import GMapBuilder
 import XCTest
 import GMapTestSupport
 
-/// The shipped world map (Sources/gmap/Resources/world.gmap, in the repository): its placemark on
+/// The shipped world map (Sources/GMapWorld/Resources/world.gmap, in the repository): its placemark on
 /// the known places of Fixtures/known-places.csv, and fields left empty where a layer is missing.
 final class WorldPlacemarkTests: XCTestCase {
     static let world = TestSupport.shippedMap

@@ -25,14 +25,28 @@ public struct MapLocationSource: LocationSource {
     /// The other layers, nil when the map lacks them (their questions then have no answers).
     public let areaLayer: GMap?, placeLayer: GMap?, addressLayer: GMap?, intersectionLayer: GMap?
 
-    /// A source over `map`'s layers; nil when the map has no layer of lines named `roads`.
-    public init?(map: GMap) {
-        guard let roads = map.layer(named: LayerName.roads), roads.layout.geometry == GeometryKind.lines.rawValue else { return nil }
+    /// A source over `map`'s layers (any of its layers: the file's are looked up by name). The
+    /// `roads` layer is required; each other layer the map lacks leaves its questions unanswered
+    /// (``missingLayers`` names them).
+    ///
+    /// - Throws: ``LocationMapError`` when the map has no layer of lines named `roads` (a map not
+    ///   built by `gmap build --osm`), saying which layers it has.
+    public init(map: GMap) throws(LocationMapError) {
+        guard let roads = map.layer(named: LayerName.roads) else { throw .noRoadLayer(layers: map.layerNames) }
+        guard roads.layout.geometry == GeometryKind.lines.rawValue else { throw .roadLayerNotLines(kind: roads.geometryKind) }
         roadLayer = roads
         areaLayer = map.layer(named: LayerName.areas)
         placeLayer = map.layer(named: LayerName.places)
         addressLayer = map.layer(named: LayerName.addresses)
         intersectionLayer = map.layer(named: LayerName.intersections)
+    }
+
+    /// The optional layers the map lacks, in the order areas, places, addresses, intersections:
+    /// what this source cannot answer (empty for a map built by `gmap build --osm`).
+    public var missingLayers: [String] {
+        let layers: [(String, GMap?)] = [(LayerName.areas, areaLayer), (LayerName.places, placeLayer),
+                                         (LayerName.addresses, addressLayer), (LayerName.intersections, intersectionLayer)]
+        return layers.compactMap { $0.1 == nil ? $0.0 : nil }
     }
 
     public func roads(latitude: Double, longitude: Double, within radius: Double) -> [RoadMatch] {

@@ -27,14 +27,14 @@ enum LocationBench {
     /// Measures `map` (the bench's mapping) and `fresh` (a second mapping of the same file, touched
     /// only by one run of the walks, for the resident pages). Nil when `map` is not a location map.
     static func measure(map: GMap, fresh: GMap?, walks: Int, runs: Int, seed: UInt64) -> Report? {
-        guard let source = MapLocationSource(map: map), let roads = map.layer(named: MapLocationSource.LayerName.roads) else { return nil }
+        guard let source = try? MapLocationSource(map: map), let roads = map.layer(named: MapLocationSource.LayerName.roads) else { return nil }
         var random = SplitMix64(state: seed ^ 0x5EED_0F_57_12EE7)
         let segments = roadSegments(roads)
         guard !segments.isEmpty else { return nil }
         let fixes = (0..<walks).map { _ in walk(along: segments, random: &random) }
         var report = Report(fixes: fixes.reduce(0) { $0 + $1.count }, walks: walks, runs: runs)
 
-        if let fresh, let freshSource = MapLocationSource(map: fresh) {
+        if let fresh, let freshSource = try? MapLocationSource(map: fresh) {
             var context = LocationContext(source: freshSource)
             context.options.throttle = .none
             for walk in fixes { for fix in walk { _ = context.update(fix) } }

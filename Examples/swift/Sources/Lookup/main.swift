@@ -1,7 +1,9 @@
 import Foundation   // only to read the file into memory at the end; GMap itself needs no Foundation
 import GMap
+import GMapWorld    // the world map that ships with gmap, as a resource of this library
 
-let path = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "world.gmap"
+// A map file given as an argument, else the shipped world map: its path (WorldMap.open() opens it directly).
+let path = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : try WorldMap.path()
 let map = try GMap(contentsOf: path)                  // O(1): checks the header, maps the file
 if let country = map.lookup(latitude: 36.14, longitude: -5.35) {
     print(country.id, country.property("name") ?? "")
