@@ -7,6 +7,11 @@ let package = Package(
     name: "gmap-examples",
     dependencies: [.package(name: "gmap", path: "../..")],
     targets: [
+        // The README's quick start: the shipped world map through GMapWorld.
+        .executableTarget(name: "QuickStart", dependencies: [
+            .product(name: "GMap", package: "gmap"),
+            .product(name: "GMapWorld", package: "gmap"),
+        ]),
         // Lookups in a map file (by default the shipped world map, GMapWorld's), and the same map
         // opened from a caller's bytes.
         .executableTarget(name: "Lookup", dependencies: [
