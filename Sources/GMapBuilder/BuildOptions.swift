@@ -36,6 +36,10 @@ public struct BuildOptions: Sendable, Equatable {
     /// (the default) packed only where the entries would be a large share of the layer.
     public var topDirectory: TopDirectoryChoice = .automatic
 
+    /// The most bytes of one string, number and feature's properties read from GeoJSON input
+    /// (`--max-string`, `--max-number`, `--max-properties`).
+    public var inputLimits = InputLimits()
+
     /// The default options.
     public init() {}
 

@@ -1,3 +1,4 @@
+import GMapCodecs
 import GMap
 
 /// What a build made and counted.
@@ -75,7 +76,7 @@ public struct MapBuilder {
         for (polygonIndex, polygon) in feature.polygons.enumerated() {
             for (ringIndex, ring) in polygon.enumerated() {
                 for position in ring where !Quantizer.isValid(latitude: position.latitude, longitude: position.longitude) {
-                    throw BuildError("feature \(polygons.featureCount) (\(feature.id)): ring \(ringIndex) of polygon \(polygonIndex) has the position [\(position.longitude), \(position.latitude)] outside [-180, 180] × [-90, 90]")
+                    throw BuildError("feature \(polygons.featureCount) (\(InputExcerpt.text(feature.id))): ring \(ringIndex) of polygon \(polygonIndex) has the position [\(position.longitude), \(position.latitude)] outside [-180, 180] × [-90, 90]")
                 }
             }
         }

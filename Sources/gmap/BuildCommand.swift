@@ -7,7 +7,7 @@ import GMapCodecs
 enum BuildCommand: Command {
     static let name = "build"
     static let summary = "a map from GeoJSON, shapefiles, ZIP or an OpenStreetMap extract"
-    static let options: Set<String> = ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth", "--layer", "--format", "--simplify", "--top", "--osm", "--geometry", "--meta", "--profile", "--languages", "--max-nodes"]
+    static let options: Set<String> = ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth", "--layer", "--format", "--simplify", "--top", "--osm", "--geometry", "--meta", "--profile", "--languages", "--max-nodes", "--max-string", "--max-number", "--max-properties"]
     static let flags: Set<String> = ["--quiet", "-q", "--coast-buffer", "--paths"]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
@@ -121,6 +121,8 @@ enum BuildCommand: Command {
             throw CommandFailure(message: error.description)  // names the file (a .dbf beside, a ZIP entry)
         } catch let error as ZipError {
             throw CommandFailure(message: error.description)
+        } catch let error as GzipError {
+            throw CommandFailure(message: "\(input): \(error.description)")  // found after a parse error: its cause
         }
     }
 
@@ -204,6 +206,9 @@ enum BuildCommand: Command {
         options.maximumEdgesPerTile = try integer(list, "--max-edges", default: options.maximumEdgesPerTile, range: 1...100_000)
         options.splitFactor = try integer(list, "--split", default: options.splitFactor, range: 2...16)
         options.maximumDepth = try integer(list, "--max-depth", default: options.maximumDepth, range: 0...12)
+        options.inputLimits.stringBytes = try SizeOption.bytes(list, "--max-string", default: options.inputLimits.stringBytes)
+        options.inputLimits.numberBytes = try SizeOption.bytes(list, "--max-number", default: options.inputLimits.numberBytes)
+        options.inputLimits.propertyBytes = try SizeOption.bytes(list, "--max-properties", default: options.inputLimits.propertyBytes)
         let distances = list.values("--simplify").filter { !$0.contains("=") }
         guard distances.count <= 1 else {
             throw CommandFailure(message: "--simplify DIST is given \(distances.count) times; give it once, or once per layer as --simplify LAYER=DIST")
@@ -295,12 +300,16 @@ extension BuildCommand {
                           Earth distributes them
     The content decides (gzip, ZIP and shapefile magic bytes), then the name. "-" reads standard
     input (GeoJSON, plain or gzip-compressed). GeoJSON is read as a stream, so hundreds of MB are
-    fine; a shapefile or ZIP archive is read into memory. Other geometry types, null shapes and
+    fine; a shapefile or ZIP archive is read into memory (GeoJSON in a ZIP archive is decompressed
+    as it is read). GeoJSON is UTF-8 (a UTF-8 byte order mark is skipped; UTF-16 and UTF-32 input is
+    refused with a message saying so). Other geometry types, null shapes and
     deleted .dbf records are skipped and counted. GeoJSON of LineString/MultiLineString features
     only builds a layer of lines, of Point/MultiPoint only a layer of points (format 3.1, answered
     by nearestLines/nearestPoints); input with polygons builds its polygons (see --geometry).
     Broken input stops the build with a message naming the file, the feature or record, and the
-    line, byte or field. The output is written to a temporary file and renamed into place, so an
+    line, byte or field, quoting at most 40 bytes of the input; for compressed input whose
+    decompressed text is broken, the compressed data is checked first, and its damage (a bad
+    block, a wrong CRC-32) is what is reported, with its compressed byte. The output is written to a temporary file and renamed into place, so an
     existing map survives a failed build. The same input and options give the same bytes.
 
     OPTIONS
@@ -364,6 +373,15 @@ extension BuildCommand {
                           layer's GRID and TILE bytes, so small or sparse maps shrink and big
                           detailed ones keep the faster form). The summary says which was
                           written. Format 2 always writes entries.
+      --max-string SIZE   the longest JSON string read (a property value, a name, an id;
+                          default 64M). SIZE is bytes, or with K, M or G (KiB, MiB, GiB).
+      --max-number SIZE   the longest number written in the input (default 1K)
+      --max-properties SIZE
+                          the most bytes of one feature's properties: names and values, plus
+                          32 bytes a member (default 256M)
+                          Input over a limit stops the build at once with a message naming
+                          the limit, so a damaged file or a gzip or ZIP bomb cannot take all
+                          memory; the defaults are far above real data.
       -q, --quiet         print no summary
 
     gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths] [--profile pedestrian|all] [--languages LIST]

@@ -1,3 +1,5 @@
+import GMapCodecs
+
 /// Parses coordinates typed by people or read from batch files, strictly: latitude in [-90, 90],
 /// longitude in [-180, 180]. Every failure says what was wrong.
 ///
@@ -61,13 +63,13 @@ enum CoordinateParser {
         switch (first.isLatitude, second.isLatitude) {
         case (true, true), (false, false):
             let kind = first.isLatitude == true ? "latitudes (N or S)" : "longitudes (E or W)"
-            return .failure(CommandFailure(message: "'\(latitude)' and '\(longitude)' are both \(kind); give a latitude (N or S) and a longitude (E or W)"))
+            return .failure(CommandFailure(message: "\(quoted(latitude)) and \(quoted(longitude)) are both \(kind); give a latitude (N or S) and a longitude (E or W)"))
         case (false, true):
             return ranged(latitude: second.degrees, longitude: first.degrees, typed: (longitude, latitude), swappable: false)
         case (false, nil):
-            return .failure(CommandFailure(message: "latitude '\(latitude)' is a longitude (\(first.hemisphere!))\(swapHint(latitude: latitude, longitude: longitude))"))
+            return .failure(CommandFailure(message: "latitude \(quoted(latitude)) is a longitude (\(first.hemisphere!))\(swapHint(latitude: latitude, longitude: longitude))"))
         case (nil, true):
-            return .failure(CommandFailure(message: "longitude '\(longitude)' is a latitude (\(second.hemisphere!))\(swapHint(latitude: latitude, longitude: longitude))"))
+            return .failure(CommandFailure(message: "longitude \(quoted(longitude)) is a latitude (\(second.hemisphere!))\(swapHint(latitude: latitude, longitude: longitude))"))
         default:
             return ranged(latitude: first.degrees, longitude: second.degrees, typed: (latitude, longitude),
                           swappable: first.hemisphere == nil && second.hemisphere == nil)
@@ -79,7 +81,7 @@ enum CoordinateParser {
     static func line(_ line: Substring) -> Result<Coordinate, CommandFailure> {
         guard let (latitude, longitude) = split(line) else {
             if let hint = decimalCommaHint([line]) { return .failure(CommandFailure(message: hint)) }
-            return .failure(CommandFailure(message: "expected 'latitude longitude' or 'latitude,longitude', got '\(line.prefix(80))'"))
+            return .failure(CommandFailure(message: "expected 'latitude longitude' or 'latitude,longitude', got \(quoted(line))"))
         }
         return typed(latitude: latitude, longitude: longitude)
     }
@@ -97,7 +99,7 @@ enum CoordinateParser {
         guard words.count == 2, words.allSatisfy(isCommaNumber) else { return nil }
         let typed = words.joined(separator: " ")
         let pointed = words.map { String($0.map { $0 == "," ? "." : $0 }) }.joined(separator: " ")
-        return "'\(typed)' has decimal commas: use a decimal point (\(pointed)); a comma may only separate the latitude from the longitude"
+        return "\(quoted(Substring(typed))) has decimal commas: use a decimal point (\(InputExcerpt.text(pointed))); a comma may only separate the latitude from the longitude"
     }
 
     /// The latitude and longitude of a line: the two sides of its one comma, or its two words; nil
@@ -128,7 +130,7 @@ enum CoordinateParser {
 
     /// "; latitude comes first: did you mean LON LAT?", the two as typed.
     static func swapHint(latitude: Substring, longitude: Substring) -> String {
-        "; latitude comes first: did you mean \(longitude) \(latitude)?"
+        "; latitude comes first: did you mean \(InputExcerpt.text(longitude)) \(InputExcerpt.text(latitude))?"
     }
 
     /// Whether the swapped pair would be a valid coordinate (for the hint after a miss): both typed
@@ -143,16 +145,21 @@ enum CoordinateParser {
     private static func ranged(latitude lat: Double, longitude lon: Double, typed: (Substring, Substring), swappable: Bool) -> Result<Coordinate, CommandFailure> {
         guard lat >= -90, lat <= 90 else {
             let hint = swappable && abs(lon) <= 90 && abs(lat) <= 180 ? swapHint(latitude: typed.0, longitude: typed.1) : ""
-            return .failure(CommandFailure(message: "latitude \(typed.0) is outside [-90, 90]\(hint)"))
+            return .failure(CommandFailure(message: "latitude \(InputExcerpt.text(typed.0)) is outside [-90, 90]\(hint)"))
         }
-        guard lon >= -180, lon <= 180 else { return .failure(CommandFailure(message: "longitude \(typed.1) is outside [-180, 180]")) }
+        guard lon >= -180, lon <= 180 else { return .failure(CommandFailure(message: "longitude \(InputExcerpt.text(typed.1)) is outside [-180, 180]")) }
         return .success(Coordinate(latitude: lat, longitude: lon))
+    }
+
+    /// Typed or read text in single quotes for a message: at most ``InputExcerpt/maximumBytes`` bytes of it, escaped.
+    static func quoted(_ text: Substring) -> String {
+        InputExcerpt.quoted(text)
     }
 
     private static func decimalOnly(_ role: String, _ text: Substring) -> String {
         hasMarks(text)
-            ? "\(role) '\(text)': degrees-minutes-seconds are not supported here; give decimal degrees like 36.1333 -5.35"
-            : "\(role) '\(text)' is not a number"
+            ? "\(role) \(quoted(text)): degrees-minutes-seconds are not supported here; give decimal degrees like 36.1333 -5.35"
+            : "\(role) \(quoted(text)) is not a number"
     }
 
     // MARK: - Degrees, minutes, seconds
@@ -174,10 +181,10 @@ enum CoordinateParser {
 
         func message(role: String, text: Substring) -> String {
             switch self {
-            case .notANumber: return "\(role) '\(text)' is not a number"
-            case .malformed: return "\(role) '\(text)' is not decimal degrees (36.1333) or degrees-minutes-seconds (36°8'N, 36°8'24\"N)"
-            case .sixty: return "\(role) '\(text)': minutes and seconds must be below 60"
-            case .signAndLetter: return "\(role) '\(text)' has both a sign and a hemisphere letter; give one"
+            case .notANumber: return "\(role) \(quoted(text)) is not a number"
+            case .malformed: return "\(role) \(quoted(text)) is not decimal degrees (36.1333) or degrees-minutes-seconds (36°8'N, 36°8'24\"N)"
+            case .sixty: return "\(role) \(quoted(text)): minutes and seconds must be below 60"
+            case .signAndLetter: return "\(role) \(quoted(text)) has both a sign and a hemisphere letter; give one"
             }
         }
     }

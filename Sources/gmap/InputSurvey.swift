@@ -38,8 +38,7 @@ enum InputSurvey {
                     guard let entry = archive.entries.first(where: { entry in
                         !entry.name.hasPrefix("__MACOSX/") && json.contains { entry.name.lowercased().hasSuffix($0) }
                     }) else { return false }
-                    var reader = GeoJSONReader(bytes: try archive.contents(of: entry))
-                    reader.layout = InputFormat.geoJSONLayout(name: entry.name)
+                    var reader = GeoJSONReader(source: try archive.source(of: entry), name: path, layout: InputFormat.geoJSONLayout(name: entry.name))
                     _ = try reader.forEachFeature(visit)
                 }
             } else {

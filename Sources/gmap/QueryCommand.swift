@@ -5,7 +5,7 @@ import GMap
 enum QueryCommand: Command {
     static let name = "query"
     static let summary = "the feature that contains the point (an id per line with -)"
-    static let options: Set<String> = ["--nearest", "--layer"]
+    static let options: Set<String> = ["--nearest", "--layer", "--max-line"]
     static let flags: Set<String> = ["--all", "--json"]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
@@ -38,8 +38,10 @@ enum QueryCommand: Command {
             throw CommandFailure(message: "--nearest works on single-layer maps in this version; this map has layers \(map.layerNames.joined(separator: ", "))")
         }
         guard let (coordinate, typed) = point else {
-            return batch(map: map, style: style, layered: layered)
+            let reader = LineReader(maximumBytes: try SizeOption.bytes(list, "--max-line", default: LineReader.defaultMaximumBytes))
+            return try batch(map: map, style: style, layered: layered, reader: reader)
         }
+        if list.value("--max-line") != nil { throw CommandFailure(message: "--max-line only applies with - (lines read from standard input)") }
         let asked = (String(typed.0), String(typed.1))
         if layered {
             let hint = swapHint(coordinate, typed: typed) { !map.placemark(latitude: $0.latitude, longitude: $0.longitude).isEmpty }
@@ -136,19 +138,28 @@ enum QueryCommand: Command {
         }
     }
 
-    /// Answers every line of standard input, one output line per input line.
-    static func batch(map: GMap, style: OutputStyle, layered: Bool) -> Int32 {
+    /// Answers every line of standard input, one output line per input line. Input in UTF-16 or
+    /// UTF-32 is refused before any line is read; a line longer than the reader's limit is a bad line.
+    static func batch(map: GMap, style: OutputStyle, layered: Bool, reader: LineReader) throws -> Int32 {
         let answer = QueryAnswer(map: map, style: style)
-        var reader = LineReader()
+        var reader = reader
+        if let wide = reader.wideEncoding() { throw CommandFailure(message: wide.message(subject: "standard input")) }
         var lineNumber = 0, badLines = 0
         let output = StandardOutput.shared
-        while let line = reader.next() {
+        while let read = reader.next() {
             lineNumber += 1
-            if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) {
-                output.write("\n")
-                continue
+            let parsed: Result<CoordinateParser.Coordinate, CommandFailure>
+            switch read {
+            case .tooLong:
+                parsed = .failure(LineReader.tooLongFailure(reader.maximumBytes))
+            case .text(let line):
+                if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) {
+                    output.write("\n")
+                    continue
+                }
+                parsed = CoordinateParser.line(line)
             }
-            switch CoordinateParser.line(line) {
+            switch parsed {
             case .success(let coordinate):
                 if layered {
                     output.write(LayeredQuery.render(map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude), style: style) + "\n")
@@ -212,7 +223,7 @@ extension QueryCommand {
     static let help = """
     gmap query [MAP] LATITUDE LONGITUDE [--all | --nearest DIST] [--json] [--layer NAME]
     gmap query [MAP] "LATITUDE,LONGITUDE" [--all | --nearest DIST] [--json] [--layer NAME]
-    gmap query [MAP] - [--all | --nearest DIST] [--json] [--layer NAME]
+    gmap query [MAP] - [--all | --nearest DIST] [--json] [--layer NAME] [--max-line SIZE]
 
     Prints the id of the feature that contains the point: latitude first, in decimal degrees
     (latitude in [-90, 90], longitude in [-180, 180]). Where features overlap, the one with the
@@ -246,7 +257,9 @@ extension QueryCommand {
     With "-" instead of coordinates, reads lines of "lat lon" or "lat,lon" from standard input
     (the numbers read as above) and prints one line per input line: the answer, or an empty line
     (null with --json) when no feature contains the point. Unreadable lines print an empty line
-    and a message on stderr, and the exit code is then 2.
+    and a message on stderr, and the exit code is then 2. A line longer than --max-line SIZE
+    (default 1M; bytes, or with K, M or G) is one of them, skipped without being held in memory.
+    Input must be UTF-8 (a byte order mark is skipped); UTF-16 or UTF-32 is refused at once.
 
     A map of several layers (gmap build --layer) answers in every layer: "layer=id" pairs in the
     map's layer order, separated by spaces, with nothing after "=" for a layer with no answer

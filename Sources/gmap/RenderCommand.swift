@@ -138,7 +138,7 @@ enum RenderPointsFile {
                 }
             }
             guard fields.count > max(columns.latitude, columns.longitude) else {
-                throw CommandFailure(message: "\(path):\(offset + 1): expected 'latitude,longitude', got '\(line.prefix(60))'")
+                throw CommandFailure(message: "\(path):\(offset + 1): expected 'latitude,longitude', got \(InputExcerpt.quoted(line))")
             }
             switch CoordinateParser.coordinate(latitude: Substring(fields[columns.latitude]), longitude: Substring(fields[columns.longitude])) {
             case .success(let coordinate): points.append(RenderPoint(latitude: coordinate.latitude, longitude: coordinate.longitude))
@@ -164,7 +164,7 @@ enum RenderPointsFile {
         let names = fields.map { $0.lowercased() }
         guard let latitude = names.firstIndex(where: { ["lat", "latitude"].contains($0) }),
               let longitude = names.firstIndex(where: { ["lon", "lng", "long", "longitude"].contains($0) }) else {
-            throw CommandFailure(message: "\(path):\(line): expected 'latitude,longitude' numbers or a header naming lat and lon columns, got '\(fields.joined(separator: ",").prefix(60))'")
+            throw CommandFailure(message: "\(path):\(line): expected 'latitude,longitude' numbers or a header naming lat and lon columns, got \(InputExcerpt.quoted(fields.joined(separator: ",")))")
         }
         return (latitude, longitude)
     }

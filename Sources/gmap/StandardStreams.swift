@@ -1,3 +1,5 @@
+import GMapBuilder
+
 /// Buffered standard output: batch queries print millions of short lines.
 final class StandardOutput {
     nonisolated(unsafe) static let shared = StandardOutput()
@@ -40,49 +42,146 @@ enum StandardError {
     }
 }
 
-/// Reads standard input line by line in large blocks.
+/// Reads standard input (or a file) line by line in large blocks, holding at most one line of
+/// ``maximumBytes`` bytes: a longer line is skipped as it is read, never buffered whole.
 struct LineReader {
+    /// One line read.
+    enum Line: Equatable {
+        /// The line's text, without its line end (invalid UTF-8 replaced by U+FFFD).
+        case text(Substring)
+        /// A line longer than ``maximumBytes``, skipped.
+        case tooLong
+    }
+
+    /// The longest line read by default: 1 MiB (`--max-line`).
+    static let defaultMaximumBytes = 1 << 20
+    /// Bytes read at a time.
+    private static let blockSize = 1 << 16
+
+    /// The longest line read, in bytes without its line end.
+    let maximumBytes: Int
     private var buffer: [UInt8] = []
     private var start = 0
+    /// Bytes after `start` already searched for a line end.
+    private var searched = 0
     private var finished = false
+    /// A line ended with a CR last in a block: an LF first in the next block belongs to it (CR LF).
+    private var pendingLF = false
     private let descriptor: Int32
 
-    init(descriptor: Int32 = 0) { self.descriptor = descriptor }
+    init(descriptor: Int32 = 0, maximumBytes: Int = LineReader.defaultMaximumBytes) {
+        self.descriptor = descriptor
+        self.maximumBytes = maximumBytes
+    }
 
-    /// The next line without its line end, or nil at the end of input. A line ends at LF, CR LF
-    /// or a lone CR (files saved on old Macs), so lines never run together.
-    mutating func next() -> Substring? {
+    /// Looks at the first bytes before any line is read: skips a UTF-8 byte order mark, and returns
+    /// the encoding of input in UTF-16 or UTF-32 (nil for UTF-8), which the caller refuses.
+    mutating func wideEncoding() -> TextEncodingSniffer.WideEncoding? {
+        while buffer.count - start < 4 && !finished { readMore() }
+        let head = buffer[start..<min(start + 4, buffer.count)]
+        if let wide = TextEncodingSniffer.wideEncoding(of: head) { return wide }
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+        return nil
+    }
+
+    /// The next line, or nil at the end of input. A line ends at LF, CR LF or a lone CR (files saved
+    /// on old Macs), so lines never run together.
+    mutating func next() -> Line? {
         while true {
-            if let end = buffer[start...].firstIndex(where: { $0 == 10 || $0 == 13 }) {
-                // A CR last in the buffer may be the first half of CR LF: read on before deciding.
-                if buffer[end] == 13, end + 1 == buffer.count, !finished {
+            if pendingLF {
+                if start < buffer.count {
+                    if buffer[start] == 10 { start += 1 }
+                    pendingLF = false
+                } else if finished {
+                    pendingLF = false
+                } else {
                     readMore()
                     continue
                 }
-                let line = String(decoding: buffer[start..<end], as: UTF8.self)
-                start = end + (buffer[end] == 13 && end + 1 < buffer.count && buffer[end + 1] == 10 ? 2 : 1)
-                return Substring(line)
+            }
+            let end = Self.lineEnd(in: buffer, from: start + searched)
+            if end < buffer.count {
+                let line = end - start > maximumBytes ? nil : Substring(String(decoding: buffer[start..<end], as: UTF8.self))
+                endLine(at: end)
+                return line.map { .text($0) } ?? .tooLong
+            }
+            searched = end - start
+            if searched > maximumBytes {
+                skipRestOfLine()
+                return .tooLong
             }
             if finished {
                 guard start < buffer.count else { return nil }
-                let line = String(decoding: buffer[start...], as: UTF8.self)
+                let line = Substring(String(decoding: buffer[start...], as: UTF8.self))
+                // (no longer than the limit: `searched` covers it)
                 start = buffer.count
-                return Substring(line)
+                searched = 0
+                return .text(line)
             }
             readMore()
         }
     }
 
+    /// The bad-line message for a line over `maximumBytes`: "longer than 1 MiB, the limit of
+    /// --max-line (raise it with --max-line SIZE)".
+    static func tooLongFailure(_ maximumBytes: Int) -> CommandFailure {
+        CommandFailure(message: "longer than \(InputLimits.size(maximumBytes)), the limit of --max-line (raise it with --max-line SIZE)")
+    }
+
+    /// The index of the first CR or LF in `bytes` at or after `from`, or `bytes.count`.
+    private static func lineEnd(in bytes: [UInt8], from: Int) -> Int {
+        bytes.withUnsafeBufferPointer { pointer in
+            var index = from
+            while index < pointer.count {
+                let byte = pointer[index]
+                if byte == 10 || byte == 13 { return index }
+                index += 1
+            }
+            return pointer.count
+        }
+    }
+
+    /// Moves past the line end at `end` (CR, LF or CR LF, which may straddle two blocks).
+    private mutating func endLine(at end: Int) {
+        searched = 0
+        if buffer[end] == 13 {
+            if end + 1 < buffer.count {
+                start = end + (buffer[end + 1] == 10 ? 2 : 1)
+            } else {
+                start = end + 1
+                pendingLF = true
+            }
+        } else {
+            start = end + 1
+        }
+    }
+
+    /// Reads and drops the rest of a line that is too long, up to and including its line end.
+    private mutating func skipRestOfLine() {
+        buffer.removeAll(keepingCapacity: true)
+        start = 0
+        searched = 0
+        while !finished {
+            readMore()
+            let end = Self.lineEnd(in: buffer, from: 0)
+            if end < buffer.count {
+                endLine(at: end)
+                return
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+
     /// Drops the lines already given and appends the next block of input (or marks the end).
     private mutating func readMore() {
-        buffer.removeFirst(start)
-        start = 0
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        let count = chunk.withUnsafeMutableBytes { SystemCalls.read(descriptor: descriptor, into: $0) }
-        if count == 0 {
-            finished = true
-        } else {
-            buffer.append(contentsOf: chunk[0..<count])
+        if start > 0 {
+            buffer.removeFirst(start)
+            start = 0
         }
+        let old = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: Self.blockSize))
+        let count = buffer.withUnsafeMutableBytes { SystemCalls.read(descriptor: descriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[old...])) }
+        buffer.removeLast(Self.blockSize - max(count, 0))
+        if count <= 0 { finished = true }
     }
 }

@@ -1,3 +1,4 @@
+import GMapCodecs
 import Foundation
 import GMap
 
@@ -58,7 +59,7 @@ enum VerifyCommand: Command {
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
             guard fields.count == 3 || fields.count == 6 else {
-                throw CommandFailure(message: "\(path):\(number + 1): expected latitude,longitude,expected_id or latitude,longitude,country,water,zone,town, got '\(line)'")
+                throw CommandFailure(message: "\(path):\(number + 1): expected latitude,longitude,expected_id or latitude,longitude,country,water,zone,town, got \(InputExcerpt.quoted(line))")
             }
             let coordinate: CoordinateParser.Coordinate
             switch CoordinateParser.coordinate(latitude: fields[0].drop { $0 == " " }, longitude: fields[1].drop { $0 == " " }) {

@@ -22,7 +22,7 @@ enum WhereCommand: Command {
 
     static let name = "where"
     static let summary = "where the point is, in words: the area, the road, the intersection ahead"
-    static let options: Set<String> = ["--heading", "--course", "--replay", "--language"]
+    static let options: Set<String> = ["--heading", "--course", "--replay", "--language", "--max-line"]
     static let flags: Set<String> = ["--json", "--every", "--throttled"]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
@@ -41,7 +41,9 @@ enum WhereCommand: Command {
             guard let source else { return noRoadLayer(list.positional[0]) }
             warnWithoutNames(source, style: style, map: list.positional[0])
             let mode: WhereReplay.Mode = list.has("--every") ? .every : list.has("--throttled") ? .throttled : .onChange
-            return try WhereReplay(input: replay, mode: mode, style: style).run(source: source)
+            var replayer = WhereReplay(input: replay, mode: mode, style: style)
+            replayer.maximumLineBytes = try SizeOption.bytes(list, "--max-line", default: LineReader.defaultMaximumBytes)
+            return try replayer.run(source: source)
         }
         for flag in ["--every", "--throttled"] where list.has(flag) { throw CommandFailure(message: "\(flag) only applies with --replay FILE") }
         let (mapPath, latitude, longitude) = try point(of: list.positional)
@@ -109,7 +111,7 @@ enum DirectionOption {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if ["nan", "+nan", "-nan"].contains(trimmed.lowercased()) { return nil }
         guard let value = CoordinateParser.number(Substring(trimmed)) else {
-            throw CommandFailure(message: "\(option) '\(text)' is not a number of degrees clockwise from north (for example 90 for east; nan for none)")
+            throw CommandFailure(message: "\(option) \(InputExcerpt.quoted(text)) is not a number of degrees clockwise from north (for example 90 for east; nan for none)")
         }
         return Compass.normalised(value)
     }
@@ -162,6 +164,8 @@ extension WhereCommand {
                       and takes a new one within seconds of a turn. With --json, one object
                       per line, with "time" and "changes". A line that cannot be read
                       is named with its number on stderr and skipped; the exit code is then 2.
+      --max-line SIZE with --replay: the longest line read (default 1M; bytes, or with K, M
+                      or G); a longer one is such a line, skipped without being held in memory
       --every         with --replay: a sense for every fix
       --throttled     with --replay: a sense when 15 s have passed or the user moved 10 m
                       since the last one printed

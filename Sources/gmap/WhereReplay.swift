@@ -1,5 +1,6 @@
 import Foundation
 import GMap
+import GMapCodecs
 
 /// `gmap where MAP --replay FILE|-`: feeds the fixes of a track, lines
 /// `time,lat,lon[,course[,heading]]`, to one ``LocationContext`` and prints the senses worth saying.
@@ -20,11 +21,16 @@ struct WhereReplay {
     var mode: Mode
     /// How senses are printed.
     var style: WhereCommand.Style
+    /// The longest line read (`--max-line`); a longer one is a bad line, skipped.
+    var maximumLineBytes = LineReader.defaultMaximumBytes
 
     /// Replays the track on `source`: exit 0, or 2 when a line could not be read (each is named on
     /// stderr with its number, and skipped).
     func run(source: MapLocationSource) throws -> Int32 {
         var reader = try lineReader()
+        if let wide = reader.wideEncoding() {
+            throw CommandFailure(message: wide.message(subject: input == "-" ? "standard input" : input))
+        }
         var options = LocationContext<MapLocationSource>.Options()
         switch mode {
         case .onChange: options.throttle = .onChange
@@ -34,10 +40,15 @@ struct WhereReplay {
         var context = LocationContext(source: source, options: options)
         let output = StandardOutput.shared
         var lineNumber = 0, badLines = 0
-        while let line = reader.next() {
+        while let read = reader.next() {
             lineNumber += 1
             let fix: ReplayLine
-            switch ReplayLine.parse(line) {
+            let parsed: Result<ReplayLine, CommandFailure>?
+            switch read {
+            case .tooLong: parsed = .failure(LineReader.tooLongFailure(reader.maximumBytes))
+            case .text(let line): parsed = ReplayLine.parse(line)
+            }
+            switch parsed {
             case .none:
                 continue
             case .success(let value)?:
@@ -68,7 +79,7 @@ struct WhereReplay {
 
     /// A reader of the track's lines: standard input, or the file opened for reading.
     private func lineReader() throws -> LineReader {
-        guard input != "-" else { return LineReader() }
+        guard input != "-" else { return LineReader(maximumBytes: maximumLineBytes) }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
             throw CommandFailure(message: "cannot read \(input): it is a directory")
@@ -78,7 +89,7 @@ struct WhereReplay {
             throw CommandFailure(message: "cannot open \(input): \(String(cString: strerror(errno)))")
         }
         // The descriptor stays open until the process exits: one per run.
-        return LineReader(descriptor: descriptor)
+        return LineReader(descriptor: descriptor, maximumBytes: maximumLineBytes)
     }
 }
 
@@ -99,10 +110,10 @@ struct ReplayLine {
         guard !text.isEmpty, !text.hasPrefix("#") else { return nil }
         let fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         guard (3...5).contains(fields.count) else {
-            return .failure(CommandFailure(message: "expected 'time,latitude,longitude[,course[,heading]]', got \(fields.count) fields in '\(text.prefix(80))'"))
+            return .failure(CommandFailure(message: "expected 'time,latitude,longitude[,course[,heading]]', got \(fields.count) fields in \(InputExcerpt.quoted(text))"))
         }
         guard let time = CoordinateParser.number(Substring(fields[0])) else {
-            return .failure(CommandFailure(message: "time '\(fields[0])' is not a number (seconds)"))
+            return .failure(CommandFailure(message: "time \(InputExcerpt.quoted(fields[0])) is not a number (seconds)"))
         }
         let coordinate: CoordinateParser.Coordinate
         switch CoordinateParser.coordinate(latitude: Substring(fields[1]), longitude: Substring(fields[2])) {
@@ -116,7 +127,7 @@ struct ReplayLine {
             } catch let failure as CommandFailure {
                 return .failure(failure)
             } catch {
-                return .failure(CommandFailure(message: "\(name) '\(fields[3 + index])': \(error)"))
+                return .failure(CommandFailure(message: "\(name) \(InputExcerpt.quoted(fields[3 + index])): \(error)"))
             }
         }
         let fix = LocationFix(latitude: coordinate.latitude, longitude: coordinate.longitude, time: time, heading: directions[1], course: directions[0])

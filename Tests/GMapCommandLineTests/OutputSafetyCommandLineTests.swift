@@ -64,6 +64,35 @@ final class OutputSafetyCommandLineTests: CommandLineTestCase {
         }
     }
 
+    /// `gmap bench --answers` and `--save-points` are checked like the other outputs, before anything is
+    /// measured: not an input (the map, the points file), not a directory or a FIFO; a good path is written.
+    func testBenchOutputsAreCheckedLikeTheOthers() throws {
+        let (source, _) = try input()
+        let map = path("map.gmap"), points = path("points.txt")
+        XCTAssertEqual(try run(["build", source, "-o", map, "-q"]).status, 0)
+        try Data("1 1\n".utf8).write(to: URL(fileURLWithPath: points))
+        let fifo = path("fifo")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        for option in ["--answers", "--save-points"] {
+            for input in [points, map] {
+                try assertFails(["bench", map, "--points-file", points, option, input],
+                                stderr: "gmap: cannot write \(input): it is the input \(input) (the same file); writing it would destroy the input\n")
+            }
+            for (output, kind) in [(temporary.path, "a directory"), (fifo, "a FIFO")] {
+                try assertFails(["bench", map, "--points-file", points, option, output],
+                                stderr: "gmap: cannot write \(output): it is \(kind), not a regular file; give the path of a file\n")
+            }
+            try assertFails(["bench", map, "--points-file", points, option, path("missing/out.txt")],
+                            stderr: "gmap: cannot write \(path("missing/out.txt")): directory \(path("missing")) does not exist\n")
+        }
+        XCTAssertEqual(try String(contentsOfFile: points, encoding: .utf8), "1 1\n", "the points file is intact")
+        let answers = path("answers.txt"), saved = path("saved.txt")
+        let result = try run(["bench", map, "--points-file", points, "--answers", answers, "--save-points", saved, "--runs", "1", "--walks", "1"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try String(contentsOfFile: answers, encoding: .utf8).filter { $0 == "\n" }.count, 1)
+        XCTAssertEqual(try String(contentsOfFile: saved, encoding: .utf8), "# file: 1 points\n1.0,1.0\n")
+    }
+
     /// A symbolic link as the output is written through: the link stays a link, its target gets the map.
     func testASymbolicLinkIsWrittenThrough() throws {
         let (source, _) = try input()

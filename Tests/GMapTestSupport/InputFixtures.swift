@@ -81,6 +81,68 @@ package enum InputFixtures {
         }
     }
 
+    // MARK: - Bombs
+
+    /// Raw DEFLATE (one fixed-Huffman block) of `prefix`, then `repeats` × 258 copies of the prefix's
+    /// last byte, then `suffix`: 13 bits for each 258 bytes, so gigabytes take a few megabytes.
+    /// `prefix` must not be empty; its bytes and the suffix's are written as literals.
+    package static func repeatingDeflate(prefix: [UInt8], repeats: Int, suffix: [UInt8]) -> [UInt8] {
+        var bits = LSBBitPacker()
+        bits.write(1, count: 1)  // BFINAL
+        bits.write(1, count: 2)  // BTYPE 01: fixed Huffman
+        func literal(_ byte: UInt8) {
+            if byte < 144 { bits.writeCode(0x30 + Int(byte), length: 8) } else { bits.writeCode(0x190 + Int(byte) - 144, length: 9) }
+        }
+        prefix.forEach(literal)
+        for _ in 0..<repeats {
+            bits.writeCode(0xC0 + 285 - 280, length: 8)  // length 258
+            bits.writeCode(0, length: 5)  // distance code 0: distance 1
+        }
+        suffix.forEach(literal)
+        bits.writeCode(0, length: 7)  // end of block (256)
+        return bits.bytes()
+    }
+
+    /// Bits packed least significant first, as DEFLATE stores them.
+    private struct LSBBitPacker {
+        private var out: [UInt8] = []
+        private var accumulator: UInt64 = 0
+        private var count = 0
+
+        /// Writes the low `count` bits of `value`, least significant first (header fields).
+        mutating func write(_ value: Int, count bitCount: Int) {
+            accumulator |= UInt64(value) << UInt64(count)
+            count += bitCount
+            while count >= 8 {
+                out.append(UInt8(truncatingIfNeeded: accumulator))
+                accumulator >>= 8
+                count -= 8
+            }
+        }
+
+        /// Writes a Huffman code of `length` bits, most significant bit first.
+        mutating func writeCode(_ code: Int, length: Int) {
+            var reversed = 0
+            for bit in 0..<length where code & (1 << bit) != 0 { reversed |= 1 << (length - 1 - bit) }
+            write(reversed, count: length)
+        }
+
+        func bytes() -> [UInt8] {
+            count > 0 ? out + [UInt8(truncatingIfNeeded: accumulator)] : out
+        }
+    }
+
+    /// gzip members, one after another (as `cat a.gz b.gz` makes): `head`, then `unit` `repeats`
+    /// times (compressed once), then `tail`. A few MB can hold gigabytes.
+    package static func gzipMembers(head: [UInt8], unit: [UInt8], repeats: Int, tail: [UInt8]) -> [UInt8] {
+        func member(_ data: [UInt8]) -> [UInt8] { gzip(deflate: DeflateEncoder.compress(data, settings: .fast), original: data) }
+        let repeated = member(unit)
+        var out = member(head)
+        out.reserveCapacity(out.count + repeated.count * repeats + 64)
+        for _ in 0..<repeats { out += repeated }
+        return out + member(tail)
+    }
+
     // MARK: - ZIP
 
     /// One file to put in a ZIP archive.
@@ -92,13 +154,18 @@ package enum InputFixtures {
         /// Precomputed raw DEFLATE data for method 8.
         package var deflated: [UInt8]? = nil
         package var flags: Int = 0
+        /// The size and CRC-32 the headers declare, instead of `data`'s (for an entry whose data is
+        /// too large to hold: give `deflated` and leave `data` empty).
+        package var declared: (size: Int, checksum: UInt32)? = nil
 
-        package init(name: String, data: [UInt8], method: Int = 0, deflated: [UInt8]? = nil, flags: Int = 0) {
+        package init(name: String, data: [UInt8], method: Int = 0, deflated: [UInt8]? = nil, flags: Int = 0,
+                     declared: (size: Int, checksum: UInt32)? = nil) {
             self.name = name
             self.data = data
             self.method = method
             self.deflated = deflated
             self.flags = flags
+            self.declared = declared
         }
     }
 
@@ -107,11 +174,12 @@ package enum InputFixtures {
         var out: [UInt8] = [], directory: [UInt8] = []
         for member in members {
             let payload = member.method == 8 ? (member.deflated ?? storedDeflate(member.data)) : member.data
-            let name = Array(member.name.utf8), crc = CRC32.checksum(member.data)
+            let name = Array(member.name.utf8), crc = member.declared?.checksum ?? CRC32.checksum(member.data)
+            let size = member.declared?.size ?? member.data.count
             let offset = out.count
             func fields() -> [UInt8] {
                 littleEndian(member.flags, bytes: 2) + littleEndian(member.method, bytes: 2) + [0, 0, 0x21, 0]
-                    + littleEndian(crc, bytes: 4) + littleEndian(payload.count, bytes: 4) + littleEndian(member.data.count, bytes: 4)
+                    + littleEndian(crc, bytes: 4) + littleEndian(payload.count, bytes: 4) + littleEndian(size, bytes: 4)
                     + littleEndian(name.count, bytes: 2) + [0, 0]
             }
             out += [0x50, 0x4B, 3, 4, 20, 0] + fields() + name + payload

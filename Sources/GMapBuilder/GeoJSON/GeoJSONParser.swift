@@ -44,6 +44,14 @@ final class GeoJSONParser {
 
     /// The feature being parsed, reported with errors.
     var featureIndex: Int?
+    /// The most bytes of a string, a number and a feature's properties.
+    let limits: InputLimits
+    /// While detecting the layout: the most bytes kept after `mark` (see ``refill()``).
+    var lookAheadLimit: Int?
+    /// Whether the look-ahead ran past ``lookAheadLimit``.
+    var lookAheadExhausted = false
+    /// The most bytes of its first object that layout detection keeps in the buffer to look at what follows.
+    static let lookAheadBytes = 16 << 20
 
     /// Scratch space: a member name, a string value, a re-serialised value, and a NUL-terminated number.
     var keyBytes: [UInt8] = []
@@ -57,18 +65,19 @@ final class GeoJSONParser {
     ]
 
     /// A parser reading a file descriptor.
-    convenience init(fd: Int32, name: String, chunkSize: Int) {
-        self.init(fd: fd, source: nil, name: name, chunkSize: chunkSize)
+    convenience init(fd: Int32, name: String, chunkSize: Int, limits: InputLimits = InputLimits()) {
+        self.init(fd: fd, source: nil, name: name, chunkSize: chunkSize, limits: limits)
     }
 
     /// A parser reading a byte source (a decompressor, for example).
-    convenience init(source: any ByteSource, name: String, chunkSize: Int) {
-        self.init(fd: -1, source: source, name: name, chunkSize: chunkSize)
+    convenience init(source: any ByteSource, name: String, chunkSize: Int, limits: InputLimits = InputLimits()) {
+        self.init(fd: -1, source: source, name: name, chunkSize: chunkSize, limits: limits)
     }
 
     /// A parser reading `source`, or the file descriptor `fd` when there is no source.
-    private init(fd: Int32, source: (any ByteSource)?, name: String, chunkSize: Int) {
+    private init(fd: Int32, source: (any ByteSource)?, name: String, chunkSize: Int, limits: InputLimits) {
         self.fd = fd
+        self.limits = limits
         self.name = name
         self.memory = []
         self.isMemory = false
@@ -82,8 +91,9 @@ final class GeoJSONParser {
     }
 
     /// A parser reading bytes in memory, whose first byte is at `baseOffset` on line `baseLine` of the input.
-    init(memory: [UInt8], chunkSize: Int, baseOffset: Int, baseLine: Int, featureIndex: Int?) {
+    init(memory: [UInt8], chunkSize: Int, baseOffset: Int, baseLine: Int, featureIndex: Int?, limits: InputLimits = InputLimits()) {
         self.fd = -1
+        self.limits = limits
         self.name = "<memory>"
         self.memory = memory
         self.isMemory = true
@@ -155,14 +165,16 @@ final class GeoJSONParser {
 
     // MARK: - The collection
 
-    /// Skips a UTF-8 byte order mark at the start of the input.
+    /// Skips a UTF-8 byte order mark at the start of the input; input in UTF-16 or UTF-32 (by its
+    /// byte order mark, or by the zero bytes around the ASCII characters JSON starts with) is an error
+    /// saying so.
     private func skipByteOrderMark() throws(GeoJSONError) {
-        if try peek() == 0xEF {
-            for b: UInt8 in [0xEF, 0xBB, 0xBF] {
-                guard try peek() == Int(b) else { throw fail("invalid byte order mark") }
-                pos &+= 1
-            }
+        while end - pos < 4, try refill() {}
+        let head = Array(UnsafeBufferPointer(start: buf + pos, count: min(4, end - pos)))
+        if let encoding = TextEncodingSniffer.wideEncoding(of: head) {
+            throw fail(encoding.message())
         }
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) { pos &+= 3 }
     }
 
     /// Parses the whole input as `layout` says (detecting it for `.automatic`), calling `body` for each feature.
@@ -188,12 +200,14 @@ final class GeoJSONParser {
         if c == Int(cRecordSeparator) { return .featureSequence }
         guard c == Int(cLBrace) else { return .featureCollection }
         mark = pos
+        lookAheadLimit = Self.lookAheadBytes
+        var isFeature = false
         defer {
             pos = mark
             mark = -1
+            lookAheadLimit = nil
         }
         do {
-            var isFeature = false
             c = try beginObject()
             var next: Int? = c == Int(cRBrace) ? nil : c
             while let m = next {
@@ -214,7 +228,9 @@ final class GeoJSONParser {
             c = try skipWhitespace()
             return c == Int(cLBrace) || c == Int(cRecordSeparator) ? .featureSequence : .featureCollection
         } catch {
-            return .featureCollection
+            // A first Feature too long to look past is read as the first of a sequence (a lone
+            // Feature is no FeatureCollection either way); broken input is left to the parse to report.
+            return lookAheadExhausted && isFeature ? .featureSequence : .featureCollection
         }
     }
 
@@ -327,7 +343,7 @@ final class GeoJSONParser {
                 sawType = true
                 try readStringValue(c, what: "feature \"type\"")
                 if !stringBytesAre("Feature") {
-                    throw fail("feature type must be \"Feature\", found \"\(String(decoding: stringBytes, as: UTF8.self))\"")
+                    throw fail("feature type must be \"Feature\", found \"\(InputExcerpt.text(stringBytes))\"")
                 }
             } else if keyIs("id") {
                 if sawID { throw fail("duplicate \"id\" member in feature") }
@@ -374,39 +390,60 @@ final class GeoJSONParser {
     }
 
     /// Parses a "properties" object at `pos`.
+    /// Their bytes counted as ``InputLimits/propertyBytes`` says are an error past that limit, at the
+    /// member that goes over it.
     private func parseProperties() throws(GeoJSONError) -> [(key: String, value: JSONValue)] {
         var result: [(key: String, value: JSONValue)] = []
+        var total = 0
+        let limit = limits.propertyBytes
         var next: Int? = try beginObject()
         if next == Int(cRBrace) {
             pos &+= 1
             next = nil
         }
         while let m = next {
+            let memberOffset = baseOffset &+ pos
             let c = try readMemberName(m, in: "properties")
             let key = String(decoding: keyBytes, as: UTF8.self)
+            total &+= keyBytes.count &+ InputLimits.memberOverhead
+            let valueStart = pos
             let value: JSONValue
             switch c {
             case Int(cQuote):
                 try readString(into: &stringBytes)
+                total &+= stringBytes.count
+                if total > limit { throw propertiesTooLarge(at: memberOffset) }
                 value = .string(String(decoding: stringBytes, as: UTF8.self))
             case Int(cMinus), Int(cZero)...Int(cNine):
                 value = .number(try readNumberText())
+                total &+= pos - valueStart
             case 0x74, 0x66, 0x6E:
                 let v = try readLiteral()
                 value = v < 0 ? .null : .bool(v == 1)
             case Int(cLBrace), Int(cLBracket):
                 outBytes.removeAll(keepingCapacity: true)
-                try walkValue(emit: true, depth: 4)
+                do {
+                    try walkValue(emit: true, depth: 4, budget: max(0, limit - total))
+                } catch let error where error.kind == .limit && error.message.isEmpty {
+                    throw propertiesTooLarge(at: memberOffset)
+                }
+                total &+= outBytes.count
                 value = .other(String(decoding: outBytes, as: UTF8.self))
             case -1:
                 throw fail("unexpected end of input: expected a value")
             default:
                 throw fail("expected a value")
             }
+            if total > limit { throw propertiesTooLarge(at: memberOffset) }
             result.append((key: key, value: value))
             next = try nextMember(in: "properties")
         }
         return result
+    }
+
+    /// The error for a feature's properties over ``InputLimits/propertyBytes``, at the member that went over.
+    private func propertiesTooLarge(at offset: Int) -> GeoJSONError {
+        limitExceeded("the feature's properties are", limit: limits.propertyBytes, option: "--max-properties", offset: offset, larger: true)
     }
 
     // MARK: - Geometry
@@ -442,7 +479,7 @@ final class GeoJSONParser {
                 } else if stringBytesAre("GeometryCollection") {
                     kind = .other(String(decoding: stringBytes, as: UTF8.self))
                 } else {
-                    throw fail("unknown geometry type \"\(String(decoding: stringBytes, as: UTF8.self))\"")
+                    throw fail("unknown geometry type \"\(InputExcerpt.text(stringBytes))\"")
                 }
             } else if keyIs("coordinates") {
                 if sawCoordinates { throw fail("duplicate \"coordinates\" member in geometry") }
@@ -473,7 +510,7 @@ final class GeoJSONParser {
         guard let captured else { throw fail("\(Self.name(of: kind)) geometry has no \"coordinates\" member") }
         let sub = GeoJSONParser(
             memory: captured.bytes, chunkSize: max(captured.bytes.count, 1), baseOffset: captured.offset,
-            baseLine: captured.line, featureIndex: featureIndex)
+            baseLine: captured.line, featureIndex: featureIndex, limits: limits)
         return try sub.parseCoordinates(of: kind)
     }
 
@@ -630,7 +667,7 @@ final class GeoJSONParser {
         var start = 0
         let longitude = try readCoordinate(c, start: &start)
         if !(longitude >= -180 && longitude <= 180) {
-            throw fail("longitude \(text(start, pos)) is outside [-180, 180]", at: start)
+            throw fail("longitude \(excerpt(start, pos)) is outside [-180, 180]", at: start)
         }
         c = try skipWhitespace()
         if c == Int(cRBracket) { throw fail("position has 1 number, needs at least 2") }
@@ -639,7 +676,7 @@ final class GeoJSONParser {
         c = try skipWhitespace()
         let latitude = try readCoordinate(c, start: &start)
         if !(latitude >= -90 && latitude <= 90) {
-            throw fail("latitude \(text(start, pos)) is outside [-90, 90]", at: start)
+            throw fail("latitude \(excerpt(start, pos)) is outside [-90, 90]", at: start)
         }
         c = try skipWhitespace()
         while c == Int(cComma) {
@@ -667,28 +704,28 @@ final class GeoJSONParser {
         return v
     }
 
-    /// The error for a coordinate that is not a JSON number, quoting what was written.
+    /// The error for a coordinate that is not a JSON number, quoting what was written: the scanned
+    /// span from `spanStart` and the letters, digits and signs right after it that are in the buffer
+    /// (NaN, Infinity, 1.5x), at most ``InputExcerpt/maximumBytes`` of them.
     private func notANumber(_ c: Int, spanStart: Int? = nil) -> GeoJSONError {
         if c < 0 { return fail("unexpected end of input: expected a number in position") }
         let at = spanStart ?? pos
-        var word = spanStart.map { text($0, pos) } ?? ""
-        // Gather a short word (NaN, Infinity, null, ...) for the message.
-        var i = pos
-        while i < end && word.utf8.count < 24 {
-            let b = buf[i]
+        if let spanStart, pos == end, eof { return invalidNumber(spanStart) }
+        var stop = pos
+        while stop < end && stop - at <= InputExcerpt.maximumBytes {
+            let b = buf[stop]
             let isWordByte = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
                 || b == cMinus || b == cPlus || b == cDot
             if !isWordByte { break }
-            word.append(Character(Unicode.Scalar(b)))
-            i &+= 1
+            stop &+= 1
         }
-        if word.isEmpty {
+        if stop == at {
             if c == Int(cQuote) { return fail("coordinate is a string, not a number", at: at) }
             if c == Int(cLBracket) || c == Int(cLBrace) {
                 return fail("coordinate is an array or object, not a number", at: at)
             }
             return fail("expected a number in position", at: at)
         }
-        return fail("coordinate is not a number: \(word)", at: at)
+        return fail("coordinate is not a number: \(excerpt(at, stop))", at: at)
     }
 }

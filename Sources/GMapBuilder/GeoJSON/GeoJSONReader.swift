@@ -20,7 +20,11 @@ public enum GeoJSONLayout: Sendable, Equatable {
 /// collections of hundreds of megabytes can be read in bounded memory (the read buffer plus one feature).
 ///
 /// The parser is strict JSON (RFC 8259) with these choices:
-/// - a UTF-8 byte order mark at the very start is skipped;
+/// - a UTF-8 byte order mark at the very start is skipped; UTF-16 and UTF-32 input (by its byte order
+///   mark or its zero bytes) is an error that says so;
+/// - a string, a number or a feature's properties larger than its ``limits`` is an error naming the
+///   limit, so memory stays bounded on any input;
+/// - error messages quote at most ``InputExcerpt/maximumBytes`` bytes of the input, escaped;
 /// - a `\u` escape that is a lone surrogate is an error;
 /// - invalid UTF-8 inside kept strings (property keys and values) is replaced by U+FFFD;
 /// - nesting deeper than 512 arrays/objects is an error (the parser never recurses, so hostile input cannot
@@ -36,6 +40,8 @@ public struct GeoJSONReader {
     private let chunkSize: Int
     /// How the input holds its features (``GeoJSONLayout/automatic`` unless an initializer says otherwise).
     public var layout: GeoJSONLayout = .automatic
+    /// The most bytes of one string, one number and one feature's properties (the defaults unless set).
+    public var limits = InputLimits()
 
     /// Reads from a file path, or standard input when path is "-".
     ///
@@ -94,7 +100,7 @@ public struct GeoJSONReader {
         let parser: GeoJSONParser
         switch input {
         case .bytes(let bytes):
-            parser = GeoJSONParser(memory: bytes, chunkSize: chunkSize, baseOffset: 0, baseLine: 1, featureIndex: nil)
+            parser = GeoJSONParser(memory: bytes, chunkSize: chunkSize, baseOffset: 0, baseLine: 1, featureIndex: nil, limits: limits)
         case .file(let file):
             if file.used {
                 if !SystemCalls.rewind(file.fd) {
@@ -102,11 +108,11 @@ public struct GeoJSONReader {
                 }
             }
             file.used = true
-            parser = GeoJSONParser(fd: file.fd, name: file.name, chunkSize: chunkSize)
+            parser = GeoJSONParser(fd: file.fd, name: file.name, chunkSize: chunkSize, limits: limits)
         case .source(let source):
             if source.used { throw GeoJSONError(message: "input '\(source.name)' cannot be read twice") }
             source.used = true
-            parser = GeoJSONParser(source: source.source, name: source.name, chunkSize: chunkSize)
+            parser = GeoJSONParser(source: source.source, name: source.name, chunkSize: chunkSize, limits: limits)
         }
         return try parser.parse(layout, body)
     }

@@ -85,17 +85,33 @@ public struct GeoJSONError: Error, Sendable, CustomStringConvertible {
     public var byteOffset: Int
     /// The 1-based line number where it failed.
     public var line: Int
+    /// What kind of failure it is.
+    public var kind: Kind
+
+    /// What kind of failure a ``GeoJSONError`` is.
+    public enum Kind: Sendable, Equatable {
+        /// The input is not valid GeoJSON (or cannot be opened).
+        case syntax
+        /// A piece of the input is larger than one of the ``InputLimits``.
+        case limit
+        /// The bytes could not be read: a read error, or compressed data that is corrupt. The message
+        /// is the byte source's error.
+        case source
+    }
 
     /// Creates an error.
-    public init(message: String, featureIndex: Int? = nil, byteOffset: Int = 0, line: Int = 1) {
+    public init(message: String, featureIndex: Int? = nil, byteOffset: Int = 0, line: Int = 1, kind: Kind = .syntax) {
         self.message = message
         self.featureIndex = featureIndex
         self.byteOffset = byteOffset
         self.line = line
+        self.kind = kind
     }
 
-    /// The error with its location, e.g. "feature 12, line 3, byte 48213: expected ',' or ']' in coordinates".
+    /// The error with its location, e.g. "feature 12, line 3, byte 48213: expected ',' or ']' in coordinates";
+    /// a source's error as it is (it says where in the compressed data).
     public var description: String {
+        if kind == .source { return message }
         if let featureIndex {
             return "feature \(featureIndex), line \(line), byte \(byteOffset): \(message)"
         }

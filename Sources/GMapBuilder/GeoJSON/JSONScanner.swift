@@ -16,6 +16,8 @@ extension GeoJSONParser {
 
     /// Reads more input, discarding bytes before `pos` (and before `mark`, if set). Buffer indices held by the
     /// caller must be rebased relative to `pos`, which may move. Returns false at the end of the input.
+    /// While ``lookAheadLimit`` is set, throws (setting ``lookAheadExhausted``) instead of keeping more
+    /// than that many bytes after `mark`.
     func refill() throws(GeoJSONError) -> Bool {
         if eof { return false }
         var keep = pos
@@ -34,6 +36,10 @@ extension GeoJSONParser {
             end = remaining
             pos -= keep
             if mark >= 0 { mark -= keep }
+        }
+        if let lookAhead = lookAheadLimit, mark >= 0, end - mark >= lookAhead {
+            lookAheadExhausted = true
+            throw fail("the first object is longer than the look-ahead")
         }
         if end == cap {
             let newCap = cap &* 2
@@ -57,7 +63,10 @@ extension GeoJSONParser {
             do {
                 got = try source.read(into: UnsafeMutableRawBufferPointer(start: buf + end, count: want))
             } catch {
-                throw fail("\(error)")
+                // The input's name leads the message already: a ZIP entry's error says the entry, not the archive again.
+                var failure = fail((error as? ZipError)?.detail ?? "\(error)", at: end)
+                failure.kind = .source
+                throw failure
             }
         } else {
             switch SystemCalls.read(fd, into: buf + end, count: want) {
@@ -123,9 +132,23 @@ extension GeoJSONParser {
         return fail("expected \(what)")
     }
 
-    /// Text for an error message from buffer bytes.
-    func text(_ start: Int, _ stop: Int) -> String {
-        String(decoding: UnsafeBufferPointer(start: buf + start, count: max(0, stop - start)), as: UTF8.self)
+    /// The buffer bytes `start..<stop` quoted for an error message: at most ``InputExcerpt/maximumBytes``
+    /// of them, escaped, in single quotes.
+    func quoted(_ start: Int, _ stop: Int) -> String {
+        "'" + excerpt(start, stop) + "'"
+    }
+
+    /// The buffer bytes `start..<stop` for an error message, as ``quoted(_:_:)`` without the quotes.
+    func excerpt(_ start: Int, _ stop: Int) -> String {
+        let from = min(max(start, 0), end), to = min(max(stop, from), end)
+        return InputExcerpt.text(UnsafeBufferPointer(start: buf + from, count: to - from))
+    }
+
+    /// The error for an exceeded limit: "WHAT longer than SIZE, the limit of OPTION (raise it with OPTION SIZE)"
+    /// ("larger" with `larger`), at input byte `offset` (on the current line).
+    func limitExceeded(_ what: String, limit: Int, option: String, offset: Int, larger: Bool = false) -> GeoJSONError {
+        GeoJSONError(message: "\(what) \(larger ? "larger" : "longer") than \(InputLimits.size(limit)), the limit of \(option) (raise it with \(option) SIZE)",
+                     featureIndex: featureIndex, byteOffset: offset, line: line(at: pos), kind: .limit)
     }
 
     // MARK: - Strings
@@ -142,7 +165,12 @@ extension GeoJSONParser {
         try scanString(into: &unused, keep: false)
     }
 
+    /// Reads or skips the string whose opening quote is at `pos`; one longer than the string limit
+    /// (decoded bytes) is an error at its opening quote, whether it is kept or not.
     func scanString(into out: inout [UInt8], keep: Bool) throws(GeoJSONError) {
+        let start = baseOffset &+ pos
+        let limit = limits.stringBytes
+        var length = 0
         pos &+= 1  // opening quote
         while true {
             var i = pos
@@ -151,6 +179,8 @@ extension GeoJSONParser {
                 if c == cQuote || c == cBackslash || c < 0x20 { break }
                 i &+= 1
             }
+            length &+= i - pos
+            if length > limit { throw limitExceeded("a string", limit: limit, option: "--max-string", offset: start) }
             if keep && i > pos {
                 out.append(contentsOf: UnsafeBufferPointer(start: buf + pos, count: i - pos))
             }
@@ -165,7 +195,9 @@ extension GeoJSONParser {
                 return
             }
             if c < 0x20 { throw fail("control character 0x\(hex2(c)) in string") }
-            // Backslash escape.
+            // Backslash escape: at most 4 bytes decoded.
+            length &+= 4
+            if length > limit { throw limitExceeded("a string", limit: limit, option: "--max-string", offset: start) }
             pos &+= 1
             let e = try peek()
             var decoded: UInt8 = 0
@@ -276,19 +308,24 @@ extension GeoJSONParser {
 
     /// Scans the bytes that may form a number, starting at `pos`, keeping them contiguous in the buffer.
     /// Returns the buffer index of the first byte; `pos` is left after the last one.
+    /// A span longer than the number limit is an error at its first byte.
     @inline(__always)
     func scanNumberSpan() throws(GeoJSONError) -> Int {
         var i = pos
         while true {
             if i == end {
                 let offset = i - pos
-                if !(try refill()) { break }
-                i = pos + offset
+                let more = try refill()
+                i = pos + offset  // `pos` moves when the buffer is compacted, at the end of the input too
+                if !more { break }
                 continue
             }
             let c = buf[i]
             if (c >= cZero && c <= cNine) || c == cDot || c == cMinus || c == cLowerE || c == cUpperE || c == cPlus {
                 i &+= 1
+                if i - pos > limits.numberBytes {
+                    throw limitExceeded("number \(quoted(pos, i)) is", limit: limits.numberBytes, option: "--max-number", offset: baseOffset &+ pos)
+                }
             } else {
                 break
             }
@@ -398,10 +435,21 @@ extension GeoJSONParser {
     /// Reads a number at `pos`; returns its source text.
     func readNumberText() throws(GeoJSONError) -> String {
         let start = try scanNumberSpan()
-        guard numberValue(start, pos, wantValue: false) != nil else {
-            throw fail("invalid number '\(text(start, pos))'", at: start)
-        }
-        return text(start, pos)
+        try checkNumber(start)
+        return String(decoding: UnsafeBufferPointer(start: buf + start, count: pos - start), as: UTF8.self)
+    }
+
+    /// Checks that the span `start..<pos` just scanned is a JSON number.
+    @inline(__always)
+    func checkNumber(_ start: Int) throws(GeoJSONError) {
+        guard numberValue(start, pos, wantValue: false) != nil else { throw invalidNumber(start) }
+    }
+
+    /// "invalid number 'TEXT'" for the span `start..<pos`, or "unexpected end of input in number 'TEXT'"
+    /// when the input ends right after it.
+    func invalidNumber(_ start: Int) -> GeoJSONError {
+        if pos == end && eof { return fail("unexpected end of input in number \(quoted(start, pos))", at: start) }
+        return fail("invalid number \(quoted(start, pos))", at: start)
     }
 
     /// Consumes the literal `true`, `false` or `null` whose first byte is at `pos`; returns 1, 0 or -1.
@@ -429,8 +477,9 @@ extension GeoJSONParser {
     // MARK: - Generic values
 
     /// Skips one JSON value (emit false) or re-serialises it compactly into `outBytes` (emit true).
-    /// `depth` is the nesting of the containers around the value. Non-recursive.
-    func walkValue(emit: Bool, depth: Int) throws(GeoJSONError) {
+    /// `depth` is the nesting of the containers around the value. Non-recursive. When emitting,
+    /// `outBytes` growing past `budget` bytes throws ``budgetExhausted()`` (the caller says which limit).
+    func walkValue(emit: Bool, depth: Int, budget: Int = .max) throws(GeoJSONError) {
         var stack: [Bool] = []  // true: object, false: array
         var c = try skipWhitespace()
         outer: while true {
@@ -463,9 +512,7 @@ extension GeoJSONParser {
                 }
             case Int(cMinus), Int(cZero)...Int(cNine):
                 let start = try scanNumberSpan()
-                guard numberValue(start, pos, wantValue: false) != nil else {
-                    throw fail("invalid number '\(text(start, pos))'", at: start)
-                }
+                try checkNumber(start)
                 if emit { outBytes.append(contentsOf: UnsafeBufferPointer(start: buf + start, count: pos - start)) }
             case 0x74, 0x66, 0x6E:
                 let v = try readLiteral()
@@ -475,6 +522,7 @@ extension GeoJSONParser {
             default:
                 throw fail("expected a value")
             }
+            if emit && outBytes.count > budget { throw budgetExhausted() }
             // The value is complete: close containers until another value is due.
             while let isObject = stack.last {
                 c = try skipWhitespace()
@@ -484,6 +532,7 @@ extension GeoJSONParser {
                     c = try skipWhitespace()
                     if isObject {
                         try walkMemberName(c, emit: emit)
+                        if emit && outBytes.count > budget { throw budgetExhausted() }
                         c = try skipWhitespace()
                     }
                     continue outer
@@ -498,6 +547,12 @@ extension GeoJSONParser {
             }
             return
         }
+    }
+
+    /// The marker error of a walked value outgrowing its budget; the caller replaces it with the
+    /// message of the limit it was given.
+    func budgetExhausted() -> GeoJSONError {
+        GeoJSONError(message: "", featureIndex: featureIndex, byteOffset: baseOffset &+ pos, line: line(at: pos), kind: .limit)
     }
 
     /// Reads `"name":` inside a walked object.

@@ -9,8 +9,13 @@ public enum MapInput {
     /// Reads every feature of the file at `path` ("-" for standard input: GeoJSON, plain or gzip-compressed)
     /// into `builder`, ids and kept properties chosen as its options say; returns the format read.
     ///
-    /// Errors: ``GeoJSONError`` (GeoJSON, and gzip data, whose errors it carries), ``ShapefileError``,
-    /// ``ZipError``, ``FileReadError`` and ``BuildError``.
+    /// GeoJSON is read with the limits of the builder's ``BuildOptions/inputLimits``. When compressed
+    /// GeoJSON (gzip, or a GeoJSON file in a ZIP archive) cannot be parsed, the rest of its compressed
+    /// data is checked: corrupt data there (a damaged block, a wrong CRC-32, a truncated member) is the
+    /// error thrown, as the cause of the garbage the parser saw.
+    ///
+    /// Errors: ``GeoJSONError`` (GeoJSON, and gzip data, whose errors it carries), ``GzipError`` (found
+    /// after a parse error), ``ShapefileError``, ``ZipError``, ``FileReadError`` and ``BuildError``.
     @discardableResult
     public static func read<Builder: FeatureSink>(path: String, into builder: inout Builder) throws -> InputFormat {
         let (prefix, source) = try PrefixedByteSource.peek(InputFormat.magicLength, of: try FileByteSource(path: path))
@@ -20,11 +25,13 @@ public enum MapInput {
         switch format {
         case .geoJSON, .geoJSONSequence:
             var reader = GeoJSONReader(source: source, name: name, layout: InputFormat.geoJSONLayout(name: standardInput ? "" : path))
+            reader.limits = builder.options.inputLimits
             try GeoJSONImport.read(&reader, into: &builder)
         case .gzip:
-            var reader = GeoJSONReader(source: GzipByteSource(compressed: source), name: name,
-                                       layout: InputFormat.geoJSONLayout(name: standardInput ? "" : path))
-            try GeoJSONImport.read(&reader, into: &builder)
+            let gzip = GzipByteSource(compressed: source)
+            var reader = GeoJSONReader(source: gzip, name: name, layout: InputFormat.geoJSONLayout(name: standardInput ? "" : path))
+            reader.limits = builder.options.inputLimits
+            try CompressedInputCheck.reading(gzip) { try GeoJSONImport.read(&reader, into: &builder) }
         case .shapefile, .zip:
             guard !standardInput else {
                 throw FileReadError(path: name, operation: "read", reason: "a \(format.rawValue) must be read from a file, not standard input")
@@ -35,9 +42,10 @@ public enum MapInput {
             } else {
                 let archive = try ZipArchive(bytes: try ByteSources.readAll(source), name: path)
                 if let geoJSON = try geoJSONEntry(of: archive) {
-                    var reader = GeoJSONReader(bytes: try archive.contents(of: geoJSON))
-                    reader.layout = InputFormat.geoJSONLayout(name: geoJSON.name)
-                    try GeoJSONImport.read(&reader, into: &builder)
+                    let entry = try archive.source(of: geoJSON)
+                    var reader = GeoJSONReader(source: entry, name: "\(path)/\(geoJSON.name)", layout: InputFormat.geoJSONLayout(name: geoJSON.name))
+                    reader.limits = builder.options.inputLimits
+                    try CompressedInputCheck.reading(entry) { try GeoJSONImport.read(&reader, into: &builder) }
                     return format
                 }
                 shapefile = try ShapefileReader(archive: archive)
@@ -61,5 +69,31 @@ public enum MapInput {
                                  message: "\(candidates.count) GeoJSON files in the archive (\(candidates.map(\.name).joined(separator: ", "))); extract the one to use")
         }
         return candidates.first
+    }
+}
+
+/// Finds the cause of a parse error in compressed input: a damaged block can decode to garbage that
+/// the parser rejects (or misreads) long before the member's CRC-32 shows the damage.
+enum CompressedInputCheck {
+    /// Runs `read`, which parses `source`. When it throws a ``GeoJSONError`` of the input's syntax (not a
+    /// limit, whose input may be a bomb, nor the source's own error), reads the rest of `source`: an
+    /// error of the compressed data found there is thrown instead; otherwise the parse error is.
+    static func reading(_ source: any ByteSource, _ read: () throws -> Void) throws {
+        do {
+            try read()
+        } catch let error as GeoJSONError where error.kind == .syntax {
+            try drain(source)
+            throw error
+        } catch let error as BuildError {
+            // A builder's complaint about garbage (a position outside the world) has the same cause.
+            try drain(source)
+            throw error
+        }
+    }
+
+    /// Reads `source` to its end, throwing its error if it has one.
+    private static func drain(_ source: any ByteSource) throws {
+        var scratch = [UInt8](repeating: 0, count: 1 << 16)
+        while try scratch.withUnsafeMutableBytes({ try source.read(into: $0) }) > 0 {}
     }
 }

@@ -1,3 +1,4 @@
+import GMapCodecs
 import GMap
 
 /// The quantized features of a layer of lines or points, in the order they were added (which is
@@ -34,7 +35,7 @@ struct OpenGeometrySet {
         for (partIndex, part) in parts.enumerated() {
             for position in part where !Quantizer.isValid(latitude: position.latitude, longitude: position.longitude) {
                 let what = kind == .lines ? "line \(partIndex)" : "point \(partIndex)"
-                throw BuildError("feature \(featureCount + droppedFeatures) (\(id)): \(what) has the position [\(position.longitude), \(position.latitude)] outside [-180, 180] × [-90, 90]")
+                throw BuildError("feature \(featureCount + droppedFeatures) (\(InputExcerpt.text(id))): \(what) has the position [\(position.longitude), \(position.latitude)] outside [-180, 180] × [-90, 90]")
             }
         }
         guard featureCount < Int(TileEntry.maximumPayload) else { throw BuildError("too many features") }

@@ -101,8 +101,10 @@ public struct ZipArchive: Sendable {
         return entries.first { $0.name.lowercased() == wanted }
     }
 
-    /// The uncompressed bytes of `entry`, checked against its size and CRC-32.
-    public func contents(of entry: Entry) throws(ZipError) -> [UInt8] {
+    /// The stored bytes of `entry` (compressed for method 8) and where they start in the archive,
+    /// after its local header; an encrypted entry, or one whose header or bytes are not where the
+    /// directory says, is an error.
+    func storedBytes(of entry: Entry) throws(ZipError) -> (bytes: ArraySlice<UInt8>, start: Int) {
         let header = entry.localHeaderOffset
         func fail(_ reason: ZipError.Reason, at offset: Int) -> ZipError {
             ZipError(reason, archive: name, entry: entry.name, byteOffset: offset)
@@ -115,6 +117,23 @@ public struct ZipArchive: Sendable {
         guard let compressed = data.slice(start, entry.compressedSize) else {
             throw fail(.malformed("the entry's \(entry.compressedSize) bytes run past the end of the archive"), at: start)
         }
+        guard entry.method == 0 || entry.method == 8 else { throw fail(.unsupportedMethod(entry.method), at: header) }
+        return (compressed, start)
+    }
+
+    /// A source of `entry`'s uncompressed bytes, decoded as they are read (memory stays bounded
+    /// whatever the entry's size), checked against its size and CRC-32 (see ``ZipEntrySource``).
+    public func source(of entry: Entry) throws(ZipError) -> ZipEntrySource {
+        let (bytes, start) = try storedBytes(of: entry)
+        return ZipEntrySource(entry: entry, archive: name, stored: Array(bytes), start: start)
+    }
+
+    /// The uncompressed bytes of `entry`, checked against its size and CRC-32.
+    public func contents(of entry: Entry) throws(ZipError) -> [UInt8] {
+        func fail(_ reason: ZipError.Reason, at offset: Int) -> ZipError {
+            ZipError(reason, archive: name, entry: entry.name, byteOffset: offset)
+        }
+        let (compressed, start) = try storedBytes(of: entry)
         let result: [UInt8]
         switch entry.method {
         case 0:
@@ -128,7 +147,7 @@ public struct ZipArchive: Sendable {
                 throw fail(.malformed("\(error)"), at: start)
             }
         default:
-            throw fail(.unsupportedMethod(entry.method), at: header)
+            throw fail(.unsupportedMethod(entry.method), at: entry.localHeaderOffset)
         }
         guard result.count == entry.size else { throw fail(.sizeMismatch(stored: entry.size, computed: result.count), at: start) }
         let computed = CRC32.checksum(result)

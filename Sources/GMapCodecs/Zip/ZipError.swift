@@ -41,9 +41,14 @@ public struct ZipError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// E.g. "countries.zip, entry countries.shp, byte 1234: CRC-32 is 1a2b3c4d, the directory says 5e6f7a8b".
     public var description: String {
-        var place = archive
-        if let entry { place += ", entry \(entry)" }
-        return "\(place), byte \(byteOffset): \(reasonText)"
+        "\(archive), \(detail)"
+    }
+
+    /// The description without the archive's name, for a message that names it already: e.g.
+    /// "entry countries.shp, byte 1234: CRC-32 is …".
+    public var detail: String {
+        let place = entry.map { "entry \($0), " } ?? ""
+        return "\(place)byte \(byteOffset): \(reasonText)"
     }
 
     private var reasonText: String {
@@ -58,6 +63,7 @@ public struct ZipError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .checksumMismatch(stored, computed):
             return "CRC-32 of the entry is \(String(computed, radix: 16)), the directory says \(String(stored, radix: 16)) (corrupt archive)"
         case let .sizeMismatch(stored, computed):
+            if computed > stored { return "the entry decompresses to more than the \(stored) bytes the directory says" }
             return "the entry decompresses to \(computed) bytes, the directory says \(stored)"
         }
     }

@@ -76,6 +76,11 @@ enum BenchCommand: Command {
             settings.osmFile = osm
         }
         settings.json = list.has("--json")
+        // Checked before anything is measured, as build, export and render check theirs: an output
+        // that is an input (the map, the points file, the PBF file) or not a regular file is refused.
+        let inputs = [settings.path, settings.pointsFile, settings.osmFile].compactMap { $0 }.filter { !$0.isEmpty }
+        settings.answersFile = try settings.answersFile.map { try OutputFile.prepare($0, inputs: inputs) }
+        settings.savePointsFile = try settings.savePointsFile.map { try OutputFile.prepare($0, inputs: inputs) }
         return settings
     }
 
@@ -120,9 +125,7 @@ enum BenchCommand: Command {
                 text += "# \(name): \(points.count) points\n"
                 for point in points { text += "\(point.latitude),\(point.longitude)\n" }
             }
-            guard FileManager.default.createFile(atPath: file, contents: Data(text.utf8)) else {
-                throw CommandFailure(message: "cannot write points to \(file)")
-            }
+            try OutputFile.write(Array(text.utf8), to: file)
         }
         // One pass over the first set: settings.pointCount lookups (or the file's points) have run.
         report.lookupsBeforeMemory = sets[0].points.count
@@ -139,9 +142,7 @@ enum BenchCommand: Command {
         }
         if let answersFile = settings.answersFile {
             let text = report.answers.joined(separator: "\n") + "\n"
-            guard FileManager.default.createFile(atPath: answersFile, contents: Data(text.utf8)) else {
-                throw CommandFailure(message: "cannot write answers to \(answersFile)")
-            }
+            try OutputFile.write(Array(text.utf8), to: answersFile)
         }
         return report
     }

@@ -1,3 +1,4 @@
+import GMapCodecs
 import Foundation
 import GMap
 
@@ -61,7 +62,7 @@ enum BenchPoints {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             guard case .success(let coordinate) = CoordinateParser.line(Substring(trimmed)) else {
-                throw CommandFailure(message: "\(path):\(lineNumber): expected 'lat,lon', found '\(trimmed.prefix(60))'")
+                throw CommandFailure(message: "\(path):\(lineNumber): expected 'lat,lon', found \(InputExcerpt.quoted(trimmed))")
             }
             points.append(BenchPoint(latitude: coordinate.latitude, longitude: coordinate.longitude))
         }

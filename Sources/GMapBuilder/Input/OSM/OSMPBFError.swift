@@ -1,3 +1,4 @@
+import GMapCodecs
 /// Why an OpenStreetMap PBF file could not be read: which file, which blob, which byte, and what.
 ///
 /// Printed as `x.osm.pbf: blob 3, byte 812: …`. `byte` is an offset in the file for the framing
@@ -62,10 +63,10 @@ public struct OSMPBFError: Error, Sendable, Equatable, CustomStringConvertible {
         case .blobHeaderTooLarge(let size): return "a blob header of \(size) bytes, more than the 65,536 the format allows"
         case .blobTooLarge(let size): return "a blob of \(size) bytes, more than the 33,554,432 (32 MiB) the format allows"
         case .truncated(let what): return "the file ends inside \(what) (truncated file?)"
-        case .unsupportedCompression(let method): return "blob compressed with \(method): not supported; zlib or raw only"
+        case .unsupportedCompression(let method): return "blob compressed with \(InputExcerpt.text(method)): not supported; zlib or raw only"
         case .badZlib(let detail): return "bad zlib data: \(detail)"
         case .badMessage(let detail): return "cannot decode: \(detail)"
-        case .unsupportedFeature(let feature): return "the file requires \"\(feature)\", which gmap does not support (it reads OsmSchema-V0.6, DenseNodes and HistoricalInformation)"
+        case .unsupportedFeature(let feature): return "the file requires \"\(InputExcerpt.text(feature))\", which gmap does not support (it reads OsmSchema-V0.6, DenseNodes and HistoricalInformation)"
         case let .coordinateOutOfRange(node, latitude, longitude):
             return "node \(node) has coordinates (\(latitude), \(longitude)) outside the world"
         case let .badStringIndex(index, size): return "string index \(index) outside the block's string table of \(size) strings"

@@ -36,7 +36,7 @@ public enum OSMPBFReader {
             let frame = try readFrame(bytes, at: position, blob: blob, file: file)
             if blob == 1, frame.type != "OSMHeader" {
                 throw OSMPBFError(file: file, blob: 1, byte: position, reason: .notPBF(
-                    frame.type.isEmpty ? "no OSMHeader blob at the start" : "the first blob is \"\(frame.type)\", not OSMHeader"))
+                    frame.type.isEmpty ? "no OSMHeader blob at the start" : "the first blob is \"\(InputExcerpt.text(frame.type))\", not OSMHeader"))
             }
             let block: [UInt8]
             switch frame.type {

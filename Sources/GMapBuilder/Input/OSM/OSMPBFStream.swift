@@ -76,7 +76,7 @@ extension OSMPBFReader {
             let read = try fill(size)
             guard read == size else { throw fail(blobStart, .truncated("a blob of \(size) bytes (\(read) remain)")) }
             if blob == 1, header.type != "OSMHeader" {
-                throw OSMPBFError(file: file, blob: 1, byte: position, reason: .notPBF("the first blob is \"\(header.type)\", not OSMHeader"))
+                throw OSMPBFError(file: file, blob: 1, byte: position, reason: .notPBF("the first blob is \"\(InputExcerpt.text(header.type))\", not OSMHeader"))
             }
             position = blobStart + size
             guard header.type == "OSMHeader" || header.type == "OSMData" else { continue }  // readers skip unknown blob types

@@ -77,9 +77,8 @@ struct DBFTable {
         for field in fields {
             let raw = data.bytes[(start + field.offset)..<(start + field.offset + field.length)]
             guard let value = value(of: raw, type: field.type) else {
-                let text = String(decoding: raw, as: UTF8.self).trimmingASCIISpaces()
                 throw ShapefileError(.malformed, file: file, record: index + 1, field: field.name, byteOffset: start + field.offset,
-                                     message: "'\(text)' is not a valid \(Self.typeName(field.type)) value")
+                                     message: "\(InputExcerpt.quoted(raw.trimmingASCIISpaces())) is not a valid \(Self.typeName(field.type)) value")
             }
             result.append((key: field.name, value: value))
         }

@@ -6,7 +6,7 @@ enum ProjectionCheck {
     /// does not recognise pass; the coordinates' ranges are checked anyway as the shapes are read.
     static func check(_ text: String, file: String) throws(ShapefileError) {
         let keyword = text.trimmingASCIISpaces().uppercased().prefix { $0.isLetter || $0 == "_" }
-        let name = text.split(separator: "\"", maxSplits: 2, omittingEmptySubsequences: false).dropFirst().first.map { " \"\($0)\"" } ?? ""
+        let name = text.split(separator: "\"", maxSplits: 2, omittingEmptySubsequences: false).dropFirst().first.map { " \"\(InputExcerpt.text($0))\"" } ?? ""
         switch keyword {
         case "PROJCS", "PROJCRS", "PROJECTEDCRS":
             throw ShapefileError(.notGeographic, file: file, message: "the coordinates are projected (\(keyword)\(name)), not longitude/latitude; reproject the shapefile to WGS 84 first (for example with ogr2ogr -t_srs EPSG:4326)")

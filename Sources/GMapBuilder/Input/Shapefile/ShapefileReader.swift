@@ -18,7 +18,7 @@ public struct ShapefileReader: Sendable {
         if let prj { try ProjectionCheck.check(prj, file: prjName) }
         guard let encoding = DBFTextEncoding(codePage: cpg) else {
             throw ShapefileError(.unsupportedCodePage, file: cpgName,
-                                 message: "code page '\(cpg?.trimmingASCIISpaces() ?? "")' is not one gmap reads (UTF-8, ISO-8859-1, Windows-1252)")
+                                 message: "code page \(InputExcerpt.quoted(cpg?.trimmingASCIISpaces() ?? "")) is not one gmap reads (UTF-8, ISO-8859-1, Windows-1252)")
         }
         shapes = try ShapeFile(bytes: shp, file: shpName)
         table = try DBFTable(bytes: dbf, file: dbfName, encoding: encoding)
