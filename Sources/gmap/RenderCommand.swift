@@ -219,14 +219,15 @@ extension RenderCommand {
                           legend (default: no names, so that a map of 17,225 towns stays a map).
                           Names are drawn in gmap's 5 × 9 font: ASCII, Latin-1 and Latin
                           Extended-A (accented letters built from letter and mark); other Latin
-                          letters as their plain letter; other scripts as a box
+                          letters with the marks the font has, else as the plain letter; other
+                          scripts (Greek, Cyrillic, CJK) as a box
       -q, --quiet         print no summary
 
     EXAMPLES
       gmap render world.gmap -o world.png --width 1200
       gmap render world.gmap -o gibraltar.png --bbox -5.6,35.9,-5.1,36.3 --tiles --width 800
       gmap render tz.gmap -o europe.png --bbox -12,34,32,62 --points cities.csv
-      gmap render -o alps.png --bbox 5,45,12,48 --width 1000 --labels
+      gmap render -o alps.png --bbox 5,45,12,48.5 --width 1000 --labels
 
     """
 }
