@@ -24,23 +24,28 @@ final class VerifierMutationTests: XCTestCase {
     /// still reads to its end) when that edge reaches beyond the tile: the neighbours still store
     /// it, and the tile's rings no longer close.
     func testAnEdgeDroppedFromOneOfItsTilesIsReported() throws {
-        var tried = 0
+        var tried = 0, segments = 0
         for sample in try Self.samples() {
-            var inSample = 0
-            for (layer, tile, record) in try Self.records(of: sample) where inSample < 40 {
+            var perLayer: [String: Int] = [:]
+            for (layer, tile, record) in try Self.records(of: sample) where perLayer[layer, default: 0] < 30 {
                 guard let last = record.lastRun, last.count >= 3, let edge = last.lastEdge,
                       !Self.isInside(tile.bounds, edge) else { continue }
                 var bytes = sample.bytes
                 bytes[last.countOffset] -= 1
                 let problems = try Self.problems(of: bytes)
                 XCTAssertFalse(problems.isEmpty, "\(sample.label), layer \(layer): the edge \(edge) dropped from the tile at \(tile.bounds) is not reported")
-                if tried + inSample == 0, let first = problems.first { print("VerifierMutationTests: an edge dropped: \(first)") }
-                inSample += 1
+                if tried == 0, let first = problems.first { print("VerifierMutationTests: an edge dropped: \(first)") }
+                if sample.map.layer(named: layer)?.geometryKind == .lines {
+                    if segments == 0, let first = problems.first { print("VerifierMutationTests: a segment dropped: \(first)") }
+                    segments += 1
+                }
+                perLayer[layer, default: 0] += 1
+                tried += 1
             }
-            XCTAssertGreaterThan(inSample, 0, "\(sample.label) has records whose last edge leaves the tile")
-            tried += inSample
+            XCTAssertGreaterThan(perLayer.values.reduce(0, +), 0, "\(sample.label) has records whose last edge leaves the tile")
         }
-        print("VerifierMutationTests: \(tried) copies with an edge dropped from one of its tiles, all reported")
+        XCTAssertGreaterThan(segments, 0, "a layer of lines is damaged too")
+        print("VerifierMutationTests: \(tried) copies with an edge dropped from one of its tiles (\(segments) segments of lines), all reported")
     }
 
     /// Flipping one corner bit of a record whose south-east corner lies in the grid: the leaf that
