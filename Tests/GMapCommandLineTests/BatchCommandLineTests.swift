@@ -98,7 +98,7 @@ final class BatchCommandLineTests: CommandLineTestCase {
         XCTAssertTrue(one.text == expected, "batch output differs from the lines answered one by one")
         if one.text != expected {
             let got = one.text.split(separator: "\n", omittingEmptySubsequences: false), want = expected.split(separator: "\n", omittingEmptySubsequences: false)
-            if let first = zip(got, want).firstIndex(where: { $0 != $1 }) { XCTFail("first difference at output line \(first + 1): \(got[first]) != \(want[first])") }
+            if let first = (0..<min(got.count, want.count)).first(where: { got[$0] != want[$0] }) { XCTFail("first difference at output line \(first + 1): \(got[first]) != \(want[first])") }
         }
         // A sample of plain lines as single-point arguments (the full parser): the same answers.
         for line in lines.prefix(120) where special[line] == nil && line.count < 100 {
