@@ -106,6 +106,18 @@ struct BatchQuery: Sendable {
         answers.output.reserveCapacity(lines.count * (style.json || layered ? 64 : 4))
         let text = QueryAnswer(map: map, style: style)
         let plain = !style.json && !style.all && style.nearest == nil && !layered
+        // --json or --all on one layer: each feature's text (its JSON, or its id) made once a chunk.
+        let perFeature = !plain && style.nearest == nil && !layered
+        var made: [Int: [UInt8]] = [:]
+        func appendFeature(_ feature: Feature) {
+            if let bytes = made[feature.index] {
+                answers.output.append(contentsOf: bytes)
+            } else {
+                let bytes = Array((style.json ? JSONText.feature(feature) : feature.id).utf8)
+                made[feature.index] = bytes
+                answers.output.append(contentsOf: bytes)
+            }
+        }
         block.bytes.withUnsafeBufferPointer { bytes in
             for index in lines {
                 let start = block.starts[index], end = block.ends[index]
@@ -134,6 +146,24 @@ struct BatchQuery: Sendable {
                             } else {
                                 answers.output.append(contentsOf: feature.id.utf8)
                             }
+                        }
+                    } else if perFeature {
+                        if style.all {
+                            let found = map.lookupAll(latitude: coordinate.latitude, longitude: coordinate.longitude)
+                            if found.isEmpty {
+                                answers.output.append(contentsOf: text.noAnswer.utf8)
+                            } else {
+                                if style.json { answers.output.append(0x5B) }
+                                for (position, feature) in found.enumerated() {
+                                    if position > 0 { answers.output.append(style.json ? 0x2C : 0x20) }
+                                    appendFeature(feature)
+                                }
+                                if style.json { answers.output.append(0x5D) }
+                            }
+                        } else if let feature = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude) {
+                            appendFeature(feature)
+                        } else {
+                            answers.output.append(contentsOf: text.noAnswer.utf8)
                         }
                     } else if layered {
                         let placemark = map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
