@@ -126,6 +126,39 @@ final class BatchCommandLineTests: CommandLineTestCase {
         }
     }
 
+    /// On a map whose features overlap: batch --all and --json (each feature's text made once and
+    /// copied) print what single-point queries print, with one thread and with three.
+    func testOverlappingFeaturesAnswerAsSinglePoints() throws {
+        let mapPath = path("fixtures.gmap")
+        let built = try run(["build", TestSupport.fixtures.appendingPathComponent("all-fixtures.geojson").path, "-o", mapPath, "--id", "id", "--keep", "name", "-q"])
+        XCTAssertEqual(built.status, 0, built.stderr)
+        let map = try GMap(contentsOf: mapPath)
+        var random = SplitMix64(seed: 2626)
+        var points: [(Double, Double)] = []
+        for feature in map.features.prefix(40) {
+            let box = feature.boundingBox
+            for _ in 0..<2 {
+                let latitude = box.south + (box.north - box.south) * Double(random.below(1001)) / 1000
+                let longitude = box.west + (box.east - box.west) * Double(random.below(1001)) / 1000
+                points.append(((latitude * 1e5).rounded() / 1e5, (longitude * 1e5).rounded() / 1e5))
+            }
+        }
+        let input = path("points.txt")
+        try Data(points.map { "\($0.0) \($0.1)\n" }.joined().utf8).write(to: URL(fileURLWithPath: input))
+        for options in [["--all"], ["--json"], ["--all", "--json"]] {
+            var expected = ""
+            for (latitude, longitude) in points {
+                let single = try run(["query", mapPath, "\(latitude)", "\(longitude)"] + options)
+                expected += single.stdout.isEmpty ? "\n" : single.stdout
+            }
+            for threads in ["1", "3"] {
+                let batch = try runMerged(["query", mapPath, "-", "--threads", threads] + options, input: input)
+                XCTAssertEqual(batch.status, 0, "\(options)")
+                XCTAssertEqual(batch.text, expected, "\(options) --threads \(threads)")
+            }
+        }
+    }
+
     func testThreadsOption() throws {
         try assertFails(["query", "-", "--threads", "0"], input: "", stderr: "gmap: --threads takes a whole number from 1 to 256, got '0'\n")
         try assertFails(["query", "-", "--threads", "x"], input: "", stderr: "gmap: --threads takes a whole number from 1 to 256, got 'x'\n")
