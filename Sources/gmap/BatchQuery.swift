@@ -47,6 +47,29 @@ struct BatchQuery: Sendable {
         var block = Block()
         var lineNumber = 0, badLines = 0
         var finished = false
+        /// A block being answered (or answered): its answers are written in order, bad lines' messages between.
+        struct InFlight {
+            let count: Int, parts: Int
+            let results: AnswersBox
+            let group: DispatchGroup?
+        }
+        var inFlight: InFlight?
+        func write(_ flight: InFlight) {
+            flight.group?.wait()
+            for (part, answers) in flight.results.values.enumerated() {
+                let first = flight.count * part / flight.parts
+                var written = 0
+                for problem in answers.problems {
+                    badLines += 1
+                    output.write(bytes: answers.output, range: written..<problem.outputEnd)
+                    written = problem.outputEnd
+                    output.flush()
+                    StandardError.write("gmap: line \(lineNumber + first + problem.line + 1): \(problem.message)\n")
+                }
+                output.write(bytes: answers.output, range: written..<answers.output.count)
+            }
+            lineNumber += flight.count
+        }
         while !finished {
             block.removeAll()
             while block.count < Self.blockLines && block.bytes.count < Self.blockBytes {
@@ -66,32 +89,26 @@ struct BatchQuery: Sendable {
             }
             guard block.count > 0 else { break }
             let parts = threads > 1 && block.count >= 1024 ? threads : 1
-            var results = [Answers](repeating: Answers(), count: parts)
             if parts == 1 {
-                results[0] = answer(block, lines: 0..<block.count)
+                if let previous = inFlight { write(previous) }
+                inFlight = nil
+                write(InFlight(count: block.count, parts: 1, results: AnswersBox(answer(block, lines: 0..<block.count)), group: nil))
             } else {
-                let box = AnswersBox(count: parts)
-                let chunk = block
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
-                    let lower = chunk.count * part / parts, upper = chunk.count * (part + 1) / parts
-                    box.store(answer(chunk, lines: lower..<upper), at: part)
+                // Answered while the next block is read and the one before is written.
+                let group = DispatchGroup()
+                let flight = InFlight(count: block.count, parts: parts, results: AnswersBox(count: parts), group: group)
+                let chunk = block, query = self, results = flight.results
+                DispatchQueue.global().async(group: group) {
+                    DispatchQueue.concurrentPerform(iterations: parts) { part in
+                        let lower = chunk.count * part / parts, upper = chunk.count * (part + 1) / parts
+                        results.store(query.answer(chunk, lines: lower..<upper), at: part)
+                    }
                 }
-                results = box.values
+                if let previous = inFlight { write(previous) }
+                inFlight = flight
             }
-            for (part, answers) in results.enumerated() {
-                let first = block.count * part / parts
-                var written = 0
-                for problem in answers.problems {
-                    badLines += 1
-                    output.write(bytes: answers.output, range: written..<problem.outputEnd)
-                    written = problem.outputEnd
-                    output.flush()
-                    StandardError.write("gmap: line \(lineNumber + first + problem.line + 1): \(problem.message)\n")
-                }
-                output.write(bytes: answers.output, range: written..<answers.output.count)
-            }
-            lineNumber += block.count
         }
+        if let previous = inFlight { write(previous) }
         output.flush()
         if badLines > 0 {
             StandardError.write("gmap: \(badLines) of \(lineNumber) lines could not be read\n")
@@ -191,6 +208,9 @@ private final class AnswersBox: @unchecked Sendable {
     private let lock = NSLock()
 
     init(count: Int) { slots = Array(repeating: BatchQuery.Answers(), count: count) }
+
+    /// One slot, already filled.
+    init(_ answers: BatchQuery.Answers) { slots = [answers] }
 
     func store(_ answers: BatchQuery.Answers, at index: Int) {
         lock.lock()
