@@ -135,6 +135,14 @@ struct BatchQuery: Sendable {
                 answers.output.append(contentsOf: bytes)
             }
         }
+        // A map of several layers with --json: each feature's JSON made once a chunk.
+        var madeJSON: [Feature: String] = [:]
+        func json(_ feature: Feature) -> String {
+            if let text = madeJSON[feature] { return text }
+            let text = JSONText.feature(feature)
+            madeJSON[feature] = text
+            return text
+        }
         block.bytes.withUnsafeBufferPointer { bytes in
             for index in lines {
                 let start = block.starts[index], end = block.ends[index]
@@ -184,7 +192,7 @@ struct BatchQuery: Sendable {
                         }
                     } else if layered {
                         let placemark = map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
-                        answers.output.append(contentsOf: LayeredQuery.render(placemark, style: style).utf8)
+                        answers.output.append(contentsOf: LayeredQuery.render(placemark, style: style, featureJSON: json).utf8)
                     } else {
                         answers.output.append(contentsOf: (text.text(latitude: coordinate.latitude, longitude: coordinate.longitude) ?? text.noAnswer).utf8)
                     }
