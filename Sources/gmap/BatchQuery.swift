@@ -7,7 +7,8 @@ import GMap
 /// Every other line goes through ``CoordinateParser/line(_:)``, so output and messages are those
 /// of reading line by line.
 struct BatchQuery: Sendable {
-    let map: GMap
+    /// The map answered from; nil when ``run(reader:threads:text:)`` is given the text of a point.
+    let map: GMap?
     let style: OutputStyle
     let layered: Bool
     let maximumBytes: Int
@@ -40,8 +41,9 @@ struct BatchQuery: Sendable {
         var problems: [(outputEnd: Int, line: Int, message: String)] = []
     }
 
-    /// Answers every line of `reader` with `threads` threads; returns the exit code.
-    func run(reader: LineReader, threads: Int) -> Int32 {
+    /// Answers every line of `reader` with `threads` threads; returns the exit code. With `text`,
+    /// a point's answer is `text` of it (on this thread alone), read and parsed as for a map.
+    func run(reader: LineReader, threads: Int, text: ((CoordinateParser.Coordinate) -> String)? = nil) -> Int32 {
         var reader = reader
         let output = StandardOutput.shared
         var block = Block()
@@ -88,11 +90,11 @@ struct BatchQuery: Sendable {
                 }
             }
             guard block.count > 0 else { break }
-            let parts = threads > 1 && block.count >= 1024 ? threads : 1
+            let parts = threads > 1 && block.count >= 1024 && text == nil ? threads : 1
             if parts == 1 {
                 if let previous = inFlight { write(previous) }
                 inFlight = nil
-                write(InFlight(count: block.count, parts: 1, results: AnswersBox(answer(block, lines: 0..<block.count)), group: nil))
+                write(InFlight(count: block.count, parts: 1, results: AnswersBox(answer(block, lines: 0..<block.count, text: text)), group: nil))
             } else {
                 // Answered while the next block is read and the one before is written.
                 let group = DispatchGroup()
@@ -117,11 +119,11 @@ struct BatchQuery: Sendable {
         return ExitCode.success
     }
 
-    /// The answers to `lines` of `block`, problems numbered from the range's first line (0).
-    func answer(_ block: Block, lines: Range<Int>) -> Answers {
+    /// The answers to `lines` of `block`, problems numbered from the range's first line (0); with
+    /// `custom`, each point's answer is its text.
+    func answer(_ block: Block, lines: Range<Int>, text custom: ((CoordinateParser.Coordinate) -> String)? = nil) -> Answers {
         var answers = Answers()
         answers.output.reserveCapacity(lines.count * (style.json || layered ? 64 : 4))
-        let text = QueryAnswer(map: map, style: style)
         let plain = !style.json && !style.all && style.nearest == nil && !layered
         // --json or --all on one layer: each feature's text (its JSON, or its id) made once a chunk.
         let perFeature = !plain && style.nearest == nil && !layered
@@ -163,38 +165,43 @@ struct BatchQuery: Sendable {
                 }
                 switch parsed {
                 case .success(let coordinate):
-                    if plain {
-                        if let feature = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude) {
-                            let id = feature.idBytes
-                            if id.allSatisfy({ $0 < 0x80 }) {
-                                answers.output.append(contentsOf: id)
-                            } else {
-                                answers.output.append(contentsOf: feature.id.utf8)
-                            }
-                        }
-                    } else if perFeature {
-                        if style.all {
-                            let found = map.lookupAll(latitude: coordinate.latitude, longitude: coordinate.longitude)
-                            if found.isEmpty {
-                                answers.output.append(contentsOf: text.noAnswer.utf8)
-                            } else {
-                                if style.json { answers.output.append(0x5B) }
-                                for (position, feature) in found.enumerated() {
-                                    if position > 0 { answers.output.append(style.json ? 0x2C : 0x20) }
-                                    appendFeature(feature)
+                    if let custom {
+                        answers.output.append(contentsOf: custom(coordinate).utf8)
+                    } else if let map {
+                        let text = QueryAnswer(map: map, style: style)
+                        if plain {
+                            if let feature = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude) {
+                                let id = feature.idBytes
+                                if id.allSatisfy({ $0 < 0x80 }) {
+                                    answers.output.append(contentsOf: id)
+                                } else {
+                                    answers.output.append(contentsOf: feature.id.utf8)
                                 }
-                                if style.json { answers.output.append(0x5D) }
                             }
-                        } else if let feature = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude) {
-                            appendFeature(feature)
+                        } else if perFeature {
+                            if style.all {
+                                let found = map.lookupAll(latitude: coordinate.latitude, longitude: coordinate.longitude)
+                                if found.isEmpty {
+                                    answers.output.append(contentsOf: text.noAnswer.utf8)
+                                } else {
+                                    if style.json { answers.output.append(0x5B) }
+                                    for (position, feature) in found.enumerated() {
+                                        if position > 0 { answers.output.append(style.json ? 0x2C : 0x20) }
+                                        appendFeature(feature)
+                                    }
+                                    if style.json { answers.output.append(0x5D) }
+                                }
+                            } else if let feature = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude) {
+                                appendFeature(feature)
+                            } else {
+                                answers.output.append(contentsOf: text.noAnswer.utf8)
+                            }
+                        } else if layered {
+                            let placemark = map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
+                            answers.output.append(contentsOf: LayeredQuery.render(placemark, style: style, featureJSON: json).utf8)
                         } else {
-                            answers.output.append(contentsOf: text.noAnswer.utf8)
+                            answers.output.append(contentsOf: (text.text(latitude: coordinate.latitude, longitude: coordinate.longitude) ?? text.noAnswer).utf8)
                         }
-                    } else if layered {
-                        let placemark = map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
-                        answers.output.append(contentsOf: LayeredQuery.render(placemark, style: style, featureJSON: json).utf8)
-                    } else {
-                        answers.output.append(contentsOf: (text.text(latitude: coordinate.latitude, longitude: coordinate.longitude) ?? text.noAnswer).utf8)
                     }
                     answers.output.append(0x0A)
                 case .failure(let failure):

@@ -148,6 +148,14 @@ enum QueryCommand: Command {
         return BatchQuery(map: map, style: style, layered: layered, maximumBytes: reader.maximumBytes).run(reader: reader, threads: threads)
     }
 
+    /// Answers every line of standard input with `text` of its point, on one thread, the lines read
+    /// and parsed as ``batch(map:style:layered:reader:threads:)`` reads them.
+    static func batch(style: OutputStyle, reader: LineReader, text: @escaping (CoordinateParser.Coordinate) -> String) throws -> Int32 {
+        var reader = reader
+        if let wide = reader.wideEncoding() { throw CommandFailure(message: wide.message(subject: "standard input")) }
+        return BatchQuery(map: nil, style: style, layered: false, maximumBytes: reader.maximumBytes).run(reader: reader, threads: 1, text: text)
+    }
+
     /// `--threads N` (a whole number from 1 to 256), by default the number of cores.
     private static func threads(_ list: ArgumentList) throws -> Int {
         guard let text = list.value("--threads") else { return BatchQuery.defaultThreads }
