@@ -4,6 +4,8 @@ import GMap
 enum JSONText {
     /// A JSON string literal.
     static func string(_ text: String) -> String {
+        // Most text needs no escape: then it is copied whole (batch --json prints millions).
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { return "\"" + text + "\"" }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -17,8 +17,9 @@ enum LayeredQuery {
 
     /// `country=US state=US-TX timezone=America/Chicago` (every layer, empty after `=` when it has
     /// no answer; with `--all`, all answers joined by commas, smallest first), or the JSON placemark.
-    static func render(_ placemark: Placemark, style: OutputStyle) -> String {
-        if style.json { return json(placemark) }
+    /// `featureJSON` writes one feature (batch queries pass one that makes each feature's text once).
+    static func render(_ placemark: Placemark, style: OutputStyle, featureJSON: (Feature) -> String = JSONText.feature) -> String {
+        if style.json { return json(placemark, featureJSON: featureJSON) }
         return placemark.answers.map { answer in
             let ids = style.all ? answer.features.map(\.id) : answer.features.prefix(1).map(\.id)
             return answer.layer + "=" + ids.joined(separator: ",")
@@ -70,7 +71,7 @@ enum LayeredQuery {
     }
 
     /// The placemark: the familiar fields (null when unknown) and every layer's features, smallest first.
-    static func json(_ placemark: Placemark) -> String {
+    static func json(_ placemark: Placemark, featureJSON: (Feature) -> String = JSONText.feature) -> String {
         func field(_ name: String, _ value: String?) -> String {
             JSONText.string(name) + ":" + (value.map(JSONText.string) ?? "null")
         }
@@ -85,7 +86,7 @@ enum LayeredQuery {
             fields.append(JSONText.string(name) + ":" + value.json)
         }
         let layers = placemark.answers.map { answer in
-            JSONText.string(answer.layer) + ":[" + answer.features.map(JSONText.feature).joined(separator: ",") + "]"
+            JSONText.string(answer.layer) + ":[" + answer.features.map(featureJSON).joined(separator: ",") + "]"
         }
         return "{" + fields.joined(separator: ",") + ",\"layers\":{" + layers.joined(separator: ",") + "}}"
     }

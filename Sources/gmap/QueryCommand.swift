@@ -5,7 +5,7 @@ import GMap
 enum QueryCommand: Command {
     static let name = "query"
     static let summary = "the feature that contains the point (an id per line with -)"
-    static let options: Set<String> = ["--nearest", "--layer", "--max-line"]
+    static let options: Set<String> = ["--nearest", "--layer", "--max-line", "--threads"]
     static let flags: Set<String> = ["--all", "--json"]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
@@ -39,9 +39,10 @@ enum QueryCommand: Command {
         }
         guard let (coordinate, typed) = point else {
             let reader = LineReader(maximumBytes: try SizeOption.bytes(list, "--max-line", default: LineReader.defaultMaximumBytes))
-            return try batch(map: map, style: style, layered: layered, reader: reader)
+            return try batch(map: map, style: style, layered: layered, reader: reader, threads: try threads(list))
         }
         if list.value("--max-line") != nil { throw CommandFailure(message: "--max-line only applies with - (lines read from standard input)") }
+        if list.value("--threads") != nil { throw CommandFailure(message: "--threads only applies with - (lines read from standard input)") }
         let asked = (String(typed.0), String(typed.1))
         if layered {
             let hint = swapHint(coordinate, typed: typed) { !map.placemark(latitude: $0.latitude, longitude: $0.longitude).isEmpty }
@@ -138,47 +139,30 @@ enum QueryCommand: Command {
         }
     }
 
-    /// Answers every line of standard input, one output line per input line. Input in UTF-16 or
-    /// UTF-32 is refused before any line is read; a line longer than the reader's limit is a bad line.
-    static func batch(map: GMap, style: OutputStyle, layered: Bool, reader: LineReader) throws -> Int32 {
-        let answer = QueryAnswer(map: map, style: style)
+    /// Answers every line of standard input, one output line per input line, in input order with any
+    /// number of threads. Input in UTF-16 or UTF-32 is refused before any line is read; a line longer
+    /// than the reader's limit is a bad line.
+    static func batch(map: GMap, style: OutputStyle, layered: Bool, reader: LineReader, threads: Int = 1) throws -> Int32 {
         var reader = reader
         if let wide = reader.wideEncoding() { throw CommandFailure(message: wide.message(subject: "standard input")) }
-        var lineNumber = 0, badLines = 0
-        let output = StandardOutput.shared
-        while let read = reader.next() {
-            lineNumber += 1
-            let parsed: Result<CoordinateParser.Coordinate, CommandFailure>
-            switch read {
-            case .tooLong:
-                parsed = .failure(LineReader.tooLongFailure(reader.maximumBytes))
-            case .text(let line):
-                if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) {
-                    output.write("\n")
-                    continue
-                }
-                parsed = CoordinateParser.line(line)
-            }
-            switch parsed {
-            case .success(let coordinate):
-                if layered {
-                    output.write(LayeredQuery.render(map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude), style: style) + "\n")
-                } else {
-                    output.write((answer.text(latitude: coordinate.latitude, longitude: coordinate.longitude) ?? answer.noAnswer) + "\n")
-                }
-            case .failure(let failure):
-                badLines += 1
-                output.write(style.json ? "null\n" : "\n")
-                output.flush()
-                StandardError.write("gmap: line \(lineNumber): \(failure.message)\n")
-            }
+        return BatchQuery(map: map, style: style, layered: layered, maximumBytes: reader.maximumBytes).run(reader: reader, threads: threads)
+    }
+
+    /// Answers every line of standard input with `text` of its point, on one thread, the lines read
+    /// and parsed as ``batch(map:style:layered:reader:threads:)`` reads them.
+    static func batch(style: OutputStyle, reader: LineReader, text: @escaping (CoordinateParser.Coordinate) -> String) throws -> Int32 {
+        var reader = reader
+        if let wide = reader.wideEncoding() { throw CommandFailure(message: wide.message(subject: "standard input")) }
+        return BatchQuery(map: nil, style: style, layered: false, maximumBytes: reader.maximumBytes).run(reader: reader, threads: 1, text: text)
+    }
+
+    /// `--threads N` (a whole number from 1 to 256), by default the number of cores.
+    private static func threads(_ list: ArgumentList) throws -> Int {
+        guard let text = list.value("--threads") else { return BatchQuery.defaultThreads }
+        guard let count = Int(text), count >= 1, count <= 256 else {
+            throw CommandFailure(message: "--threads takes a whole number from 1 to 256, got \(CoordinateParser.quoted(Substring(text)))")
         }
-        output.flush()
-        if badLines > 0 {
-            StandardError.write("gmap: \(badLines) of \(lineNumber) lines could not be read\n")
-            return ExitCode.usage
-        }
-        return ExitCode.success
+        return count
     }
 }
 
@@ -223,7 +207,7 @@ extension QueryCommand {
     static let help = """
     gmap query [MAP] LATITUDE LONGITUDE [--all | --nearest DIST] [--json] [--layer NAME]
     gmap query [MAP] "LATITUDE,LONGITUDE" [--all | --nearest DIST] [--json] [--layer NAME]
-    gmap query [MAP] - [--all | --nearest DIST] [--json] [--layer NAME] [--max-line SIZE]
+    gmap query [MAP] - [--all | --nearest DIST] [--json] [--layer NAME] [--max-line SIZE] [--threads N]
 
     Prints the id of the feature that contains the point: latitude first, in decimal degrees
     (latitude in [-90, 90], longitude in [-180, 180]). Where features overlap, the one with the
@@ -260,6 +244,8 @@ extension QueryCommand {
     and a message on stderr, and the exit code is then 2. A line longer than --max-line SIZE
     (default 1M; bytes, or with K, M or G) is one of them, skipped without being held in memory.
     Input must be UTF-8 (a byte order mark is skipped); UTF-16 or UTF-32 is refused at once.
+    --threads N answers with N threads (default: the number of cores); the output is in input
+    order and the same with any N.
 
     A map of several layers (gmap build --layer) answers in every layer: "layer=id" pairs in the
     map's layer order, separated by spaces, with nothing after "=" for a layer with no answer

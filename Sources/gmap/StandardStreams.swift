@@ -12,6 +12,20 @@ final class StandardOutput {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Writes the bytes in `range` of `bytes`: after what is buffered, straight through when they are many.
+    func write(bytes: [UInt8], range: Range<Int>) {
+        guard range.count >= 1 << 16 else {
+            bytes.withUnsafeBufferPointer { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+            if buffer.count >= 1 << 16 { flush() }
+            return
+        }
+        flush()
+        if failure == nil {
+            let error = bytes.withUnsafeBytes { SystemCalls.writeAll(descriptor: 1, UnsafeRawBufferPointer(rebasing: $0[range])) }
+            if error != 0 { failure = error }
+        }
+    }
+
     /// Writes bytes as they are (large ones go straight through).
     func write(bytes: [UInt8]) {
         buffer.append(contentsOf: bytes)
@@ -87,6 +101,29 @@ struct LineReader {
     /// The next line, or nil at the end of input. A line ends at LF, CR LF or a lone CR (files saved
     /// on old Macs), so lines never run together.
     mutating func next() -> Line? {
+        switch nextSpan() {
+        case nil: return nil
+        case .tooLong: return .tooLong
+        case .bytes(let range): return .text(Substring(String(decoding: buffer[range], as: UTF8.self)))
+        }
+    }
+
+    /// One line read, as bytes in the reader's buffer.
+    enum Span {
+        /// The line's bytes without its line end: a range that ``appendBytes(of:to:)`` copies, valid until the next read.
+        case bytes(Range<Int>)
+        /// A line longer than ``maximumBytes``, skipped.
+        case tooLong
+    }
+
+    /// Appends the bytes of a line just read by ``nextSpan()`` to `bytes`.
+    func appendBytes(of range: Range<Int>, to bytes: inout [UInt8]) {
+        buffer.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// The next line as ``next()`` reads it (the same line ends and limits), without making a
+    /// `String`: where its bytes lie in the buffer, or nil at the end of input.
+    mutating func nextSpan() -> Span? {
         while true {
             if pendingLF {
                 if start < buffer.count {
@@ -101,9 +138,9 @@ struct LineReader {
             }
             let end = Self.lineEnd(in: buffer, from: start + searched)
             if end < buffer.count {
-                let line = end - start > maximumBytes ? nil : Substring(String(decoding: buffer[start..<end], as: UTF8.self))
+                let line = end - start > maximumBytes ? nil : start..<end
                 endLine(at: end)
-                return line.map { .text($0) } ?? .tooLong
+                return line.map { .bytes($0) } ?? .tooLong
             }
             searched = end - start
             if searched > maximumBytes {
@@ -112,11 +149,11 @@ struct LineReader {
             }
             if finished {
                 guard start < buffer.count else { return nil }
-                let line = Substring(String(decoding: buffer[start...], as: UTF8.self))
+                let line = start..<buffer.count
                 // (no longer than the limit: `searched` covers it)
                 start = buffer.count
                 searched = 0
-                return .text(line)
+                return .bytes(line)
             }
             readMore()
         }

@@ -1,0 +1,311 @@
+import Foundation
+import GMap
+
+/// `gmap query -` at the speed of the lookups: lines read in blocks, plain decimal lines parsed
+/// without making strings (``FastCoordinate``), answers written into one byte buffer a chunk, and
+/// with several threads the chunks of a block answered in parallel and written in input order.
+/// Every other line goes through ``CoordinateParser/line(_:)``, so output and messages are those
+/// of reading line by line.
+struct BatchQuery: Sendable {
+    /// The map answered from; nil when ``run(reader:threads:text:)`` is given the text of a point.
+    let map: GMap?
+    let style: OutputStyle
+    let layered: Bool
+    let maximumBytes: Int
+
+    /// Lines gathered before they are answered, at most.
+    static let blockLines = 1 << 16
+    /// Bytes of lines gathered before they are answered, at least (a longer line makes a block alone).
+    static let blockBytes = 1 << 22
+
+    /// The lines of one block: their bytes one after another and where each lies.
+    struct Block: Sendable {
+        var bytes: [UInt8] = []
+        /// Each line's start and end in `bytes`; a start of -1 marks a line over the limit.
+        var starts: [Int] = []
+        var ends: [Int] = []
+
+        var count: Int { starts.count }
+
+        mutating func removeAll() {
+            bytes.removeAll(keepingCapacity: true)
+            starts.removeAll(keepingCapacity: true)
+            ends.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// The answers to some lines of a block: the output bytes, and each bad line's message with the
+    /// output offset just after its (empty or null) line.
+    struct Answers: Sendable {
+        var output: [UInt8] = []
+        var problems: [(outputEnd: Int, line: Int, message: String)] = []
+    }
+
+    /// Answers every line of `reader` with `threads` threads; returns the exit code. With `text`,
+    /// a point's answer is `text` of it (on this thread alone), read and parsed as for a map.
+    func run(reader: LineReader, threads: Int, text: ((CoordinateParser.Coordinate) -> String)? = nil) -> Int32 {
+        var reader = reader
+        let output = StandardOutput.shared
+        var block = Block()
+        var lineNumber = 0, badLines = 0
+        var finished = false
+        /// A block being answered (or answered): its answers are written in order, bad lines' messages between.
+        struct InFlight {
+            let count: Int, parts: Int
+            let results: AnswersBox
+            let group: DispatchGroup?
+        }
+        var inFlight: InFlight?
+        func write(_ flight: InFlight) {
+            flight.group?.wait()
+            for (part, answers) in flight.results.values.enumerated() {
+                let first = flight.count * part / flight.parts
+                var written = 0
+                for problem in answers.problems {
+                    badLines += 1
+                    output.write(bytes: answers.output, range: written..<problem.outputEnd)
+                    written = problem.outputEnd
+                    output.flush()
+                    StandardError.write("gmap: line \(lineNumber + first + problem.line + 1): \(problem.message)\n")
+                }
+                output.write(bytes: answers.output, range: written..<answers.output.count)
+            }
+            lineNumber += flight.count
+        }
+        while !finished {
+            block.removeAll()
+            while block.count < Self.blockLines && block.bytes.count < Self.blockBytes {
+                guard let span = reader.nextSpan() else {
+                    finished = true
+                    break
+                }
+                switch span {
+                case .tooLong:
+                    block.starts.append(-1)
+                    block.ends.append(-1)
+                case .bytes(let range):
+                    block.starts.append(block.bytes.count)
+                    reader.appendBytes(of: range, to: &block.bytes)
+                    block.ends.append(block.bytes.count)
+                }
+            }
+            guard block.count > 0 else { break }
+            let parts = threads > 1 && block.count >= 1024 && text == nil ? threads : 1
+            if parts == 1 {
+                if let previous = inFlight { write(previous) }
+                inFlight = nil
+                write(InFlight(count: block.count, parts: 1, results: AnswersBox(answer(block, lines: 0..<block.count, text: text)), group: nil))
+            } else {
+                // Answered while the next block is read and the one before is written.
+                let group = DispatchGroup()
+                let flight = InFlight(count: block.count, parts: parts, results: AnswersBox(count: parts), group: group)
+                let chunk = block, query = self, results = flight.results
+                DispatchQueue.global().async(group: group) {
+                    DispatchQueue.concurrentPerform(iterations: parts) { part in
+                        let lower = chunk.count * part / parts, upper = chunk.count * (part + 1) / parts
+                        results.store(query.answer(chunk, lines: lower..<upper), at: part)
+                    }
+                }
+                if let previous = inFlight { write(previous) }
+                inFlight = flight
+            }
+        }
+        if let previous = inFlight { write(previous) }
+        output.flush()
+        if badLines > 0 {
+            StandardError.write("gmap: \(badLines) of \(lineNumber) lines could not be read\n")
+            return ExitCode.usage
+        }
+        return ExitCode.success
+    }
+
+    /// The answers to `lines` of `block`, problems numbered from the range's first line (0); with
+    /// `custom`, each point's answer is its text.
+    func answer(_ block: Block, lines: Range<Int>, text custom: ((CoordinateParser.Coordinate) -> String)? = nil) -> Answers {
+        var answers = Answers()
+        answers.output.reserveCapacity(lines.count * (style.json || layered ? 64 : 4))
+        let plain = !style.json && !style.all && style.nearest == nil && !layered
+        // --json or --all on one layer: each feature's text (its JSON, or its id) made once a chunk.
+        let perFeature = !plain && style.nearest == nil && !layered
+        var made: [Int: [UInt8]] = [:]
+        func appendFeature(_ feature: Feature) {
+            if let bytes = made[feature.index] {
+                answers.output.append(contentsOf: bytes)
+            } else {
+                let bytes = Array((style.json ? JSONText.feature(feature) : feature.id).utf8)
+                made[feature.index] = bytes
+                answers.output.append(contentsOf: bytes)
+            }
+        }
+        // A map of several layers with --json: each feature's JSON made once a chunk.
+        var madeJSON: [Feature: String] = [:]
+        func json(_ feature: Feature) -> String {
+            if let text = madeJSON[feature] { return text }
+            let text = JSONText.feature(feature)
+            madeJSON[feature] = text
+            return text
+        }
+        block.bytes.withUnsafeBufferPointer { bytes in
+            for index in lines {
+                let start = block.starts[index], end = block.ends[index]
+                var parsed: Result<CoordinateParser.Coordinate, CommandFailure>
+                if start < 0 {
+                    parsed = .failure(LineReader.tooLongFailure(maximumBytes))
+                } else {
+                    let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                    if let coordinate = FastCoordinate.parse(line) {
+                        parsed = .success(coordinate)
+                    } else {
+                        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+                            answers.output.append(0x0A)
+                            continue
+                        }
+                        parsed = CoordinateParser.line(Substring(String(decoding: line, as: UTF8.self)))
+                    }
+                }
+                switch parsed {
+                case .success(let coordinate):
+                    if let custom {
+                        answers.output.append(contentsOf: custom(coordinate).utf8)
+                    } else if let map {
+                        let text = QueryAnswer(map: map, style: style)
+                        if plain {
+                            if let feature = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude) {
+                                let id = feature.idBytes
+                                if id.allSatisfy({ $0 < 0x80 }) {
+                                    answers.output.append(contentsOf: id)
+                                } else {
+                                    answers.output.append(contentsOf: feature.id.utf8)
+                                }
+                            }
+                        } else if perFeature {
+                            if style.all {
+                                let found = map.lookupAll(latitude: coordinate.latitude, longitude: coordinate.longitude)
+                                if found.isEmpty {
+                                    answers.output.append(contentsOf: text.noAnswer.utf8)
+                                } else {
+                                    if style.json { answers.output.append(0x5B) }
+                                    for (position, feature) in found.enumerated() {
+                                        if position > 0 { answers.output.append(style.json ? 0x2C : 0x20) }
+                                        appendFeature(feature)
+                                    }
+                                    if style.json { answers.output.append(0x5D) }
+                                }
+                            } else if let feature = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude) {
+                                appendFeature(feature)
+                            } else {
+                                answers.output.append(contentsOf: text.noAnswer.utf8)
+                            }
+                        } else if layered {
+                            let placemark = map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
+                            answers.output.append(contentsOf: LayeredQuery.render(placemark, style: style, featureJSON: json).utf8)
+                        } else {
+                            answers.output.append(contentsOf: (text.text(latitude: coordinate.latitude, longitude: coordinate.longitude) ?? text.noAnswer).utf8)
+                        }
+                    }
+                    answers.output.append(0x0A)
+                case .failure(let failure):
+                    answers.output.append(contentsOf: style.json ? "null\n".utf8 : "\n".utf8)
+                    answers.problems.append((answers.output.count, index - lines.lowerBound, failure.message))
+                }
+            }
+        }
+        return answers
+    }
+
+    /// The number of threads by default: the number of cores.
+    static var defaultThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+}
+
+/// The answers of a block's chunks, stored by several threads, one slot each.
+private final class AnswersBox: @unchecked Sendable {
+    private var slots: [BatchQuery.Answers]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: BatchQuery.Answers(), count: count) }
+
+    /// One slot, already filled.
+    init(_ answers: BatchQuery.Answers) { slots = [answers] }
+
+    func store(_ answers: BatchQuery.Answers, at index: Int) {
+        lock.lock()
+        slots[index] = answers
+        lock.unlock()
+    }
+
+    var values: [BatchQuery.Answers] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots
+    }
+}
+
+/// The common batch line read without making strings: "LAT LON", "LAT,LON" or "LAT, LON" with
+/// plain decimals (`-12.345`), spaces or tabs around, both in range. Anything else (exponents,
+/// `+`, `.5`, degrees-minutes-seconds, letters, more digits than a double holds exactly, a point
+/// out of range) is nil, for ``CoordinateParser/line(_:)`` to read or to explain.
+enum FastCoordinate {
+    /// Powers of ten that a double holds exactly.
+    private static let powers: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// The coordinate of `line`, or nil when it is not in the plain form.
+    static func parse(_ line: UnsafeBufferPointer<UInt8>) -> CoordinateParser.Coordinate? {
+        var index = 0
+        let count = line.count
+        func skipSpaces() {
+            while index < count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
+        }
+        skipSpaces()
+        guard let latitude = number(line, &index) else { return nil }
+        let afterLatitude = index
+        skipSpaces()
+        if index < count, line[index] == 0x2C {
+            index += 1
+            skipSpaces()
+        } else if index == afterLatitude {
+            return nil
+        }
+        guard let longitude = number(line, &index) else { return nil }
+        skipSpaces()
+        guard index == count, latitude >= -90, latitude <= 90, longitude >= -180, longitude <= 180 else { return nil }
+        return CoordinateParser.Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// `-?digits(.digits)?` at `index`, exactly as `Double` reads it: the digits as an integer of at
+    /// most 2^53 divided by a power of ten up to 10^22 (both exact, so the one division rounds
+    /// correctly); nil for anything else.
+    private static func number(_ line: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Double? {
+        let count = line.count
+        var negative = false
+        if index < count, line[index] == 0x2D {
+            negative = true
+            index += 1
+        }
+        var mantissa: UInt64 = 0, digits = 0, fraction = 0
+        let integerStart = index
+        while index < count, line[index] &- 0x30 < 10 {
+            mantissa = mantissa &* 10 &+ UInt64(line[index] &- 0x30)
+            digits += 1
+            index += 1
+        }
+        guard index > integerStart else { return nil }
+        if index < count, line[index] == 0x2E {
+            index += 1
+            let fractionStart = index
+            while index < count, line[index] &- 0x30 < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(line[index] &- 0x30)
+                digits += 1
+                index += 1
+            }
+            fraction = index - fractionStart
+            guard fraction > 0 else { return nil }
+        }
+        guard digits <= 19, fraction <= 22, mantissa <= 1 << 53 else { return nil }
+        let value = Double(mantissa) / powers[fraction]
+        return negative ? -value : value
+    }
+}
