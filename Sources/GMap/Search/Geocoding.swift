@@ -786,13 +786,14 @@ struct Geocoder {
         }
     }
 
-    /// Whether the words look like a house number: the first starts with a digit, the others are
-    /// numbers or single letters.
+    /// Whether the words look like a house number: in one part, the first starts with a digit,
+    /// the others are numbers of at most four digits (a range: not a postal code) or single letters.
     func isNumberLike(_ range: Range<Int>) -> Bool {
         guard !range.isEmpty, words[range.lowerBound].startsWithDigit else { return false }
+        let part = words[range.lowerBound].part
         return range.dropFirst().allSatisfy { position in
             let word = words[position].bytes
-            return word.allSatisfy(NameFolding.isDigit) || word.count == 1
+            return words[position].part == part && ((word.allSatisfy(NameFolding.isDigit) && word.count <= 4) || word.count == 1)
         }
     }
 
