@@ -188,6 +188,8 @@ struct Geocoder {
         var layer: Int
         var feature: Int
         var kind: Kind
+        /// A place's or area's rank as a locality (``placeProminence(_:)``): a place is in a locality of no lower rank.
+        var rank = 0.0
     }
 
     /// What the words around a match were found to be.
@@ -213,6 +215,8 @@ struct Geocoder {
         var latitude: Double, longitude: Double
         var box: (west: Double, south: Double, east: Double, north: Double)
         var prominence: Double
+        /// The first word of the match itself: the first part names the thing, later ones where it is.
+        var start = 0
         var distance: Double?
         /// A street known only from its addresses: the street's key.
         var addressStreet: Bool = false
@@ -346,6 +350,7 @@ struct Geocoder {
         if a.rank != b.rank { return a.rank < b.rank }
         if a.unmatched.count != b.unmatched.count { return a.unmatched.count < b.unmatched.count }
         if a.consumed != b.consumed { return a.consumed > b.consumed }
+        if a.start != b.start { return a.start < b.start }
         if let da = a.distance, let db = b.distance, da != db { return da < db }
         if a.prominence != b.prominence { return a.prominence > b.prominence }
         if a.layer != b.layer { return a.layer < b.layer }
@@ -461,7 +466,8 @@ struct Geocoder {
             case .places, .areas:
                 guard let radius = Self.localityRadius(feature.property("category")) else { continue }
                 let polygons = layer.map.geometryKind == .polygons
-                hits.append(ContextHit(layer: hit.layer, feature: hit.feature, kind: polygons ? .localityArea : .localityPoint(radius: radius)))
+                hits.append(ContextHit(layer: hit.layer, feature: hit.feature, kind: polygons ? .localityArea : .localityPoint(radius: radius),
+                                       rank: Self.placeProminence(feature.property("category"))))
             case .towns:
                 hits.append(ContextHit(layer: hit.layer, feature: hit.feature, kind: .localityPoint(radius: Self.townRadius)))
             case .countries:
@@ -569,12 +575,24 @@ struct Geocoder {
         return runs.reversed()
     }
 
-    /// Whether the match at this point (and box) lies where every context says.
-    func satisfies(_ resolution: Resolution, latitude: Double, longitude: Double,
-                   box: (west: Double, south: Double, east: Double, north: Double), isAddress: Bool, countryCode: String?) -> Bool {
+    /// Whether a context of this kind can say where a match of `kind` is: a postal code where an
+    /// address, a street, a place or an area is; a locality or a country where anything but a
+    /// country or a time zone is (a country is in no town, a time zone in no country).
+    static func applies(_ context: ContextHit.Kind, to kind: GeocodeKind) -> Bool {
+        switch context {
+        case .postcode: return kind <= .area
+        case .localityPoint, .localityArea, .country: return kind <= .town
+        }
+    }
+
+    /// Whether the match of `kind` at this point (a street: anywhere in its box) lies where every context says.
+    /// A place or area that is a locality (`rank` above 0) is only in a locality of no lower rank.
+    func satisfies(_ resolution: Resolution, kind: GeocodeKind, latitude: Double, longitude: Double,
+                   box: (west: Double, south: Double, east: Double, north: Double), countryCode: String?, rank: Double = 0) -> Bool {
+        let isAddress = kind == .address
         for context in resolution.contexts {
             var any = false
-            for hit in context where !any {
+            for hit in context where !any && Self.applies(hit.kind, to: kind) && (rank == 0 || hit.rank == 0 || hit.rank >= rank) {
                 let layer = layers[hit.layer].map
                 let feature = Feature(map: layer, index: hit.feature)
                 switch hit.kind {
@@ -633,7 +651,7 @@ struct Geocoder {
     }
 
     /// The candidate for a feature of a layer searched by name.
-    func candidate(_ hit: NameHit, match: NameMatch, consumed: Int, resolution: Resolution) -> Candidate? {
+    func candidate(_ hit: NameHit, match: NameMatch, consumed: Int, start: Int, resolution: Resolution) -> Candidate? {
         let layer = layers[hit.layer]
         let feature = Feature(map: layer.map, index: hit.feature)
         let point = Self.point(of: feature), box = feature.boundingBox
@@ -649,10 +667,13 @@ struct Geocoder {
         default:
             break
         }
-        guard satisfies(resolution, latitude: point.latitude, longitude: point.longitude, box: box, isAddress: false, countryCode: code) else { return nil }
+        // A street is where any of it is; anything else is where its point is.
+        let extent = kind == .street ? box : (point.longitude, point.latitude, point.longitude, point.latitude)
+        let rank = layer.role == .places || layer.role == .areas ? prominence : 0
+        guard satisfies(resolution, kind: kind, latitude: point.latitude, longitude: point.longitude, box: extent, countryCode: code, rank: rank) else { return nil }
         return Candidate(kind: kind, rank: 2 * kind.rawValue, layer: layer.map.layerIndex, feature: hit.feature, match: match,
                          unmatched: resolution.unmatched, consumed: consumed, latitude: point.latitude, longitude: point.longitude,
-                         box: box, prominence: prominence)
+                         box: box, prominence: prominence, start: start)
     }
 
     // MARK: Addresses and streets
@@ -763,10 +784,10 @@ struct Geocoder {
             guard !street.addresses.sorted || NameFolding.normalized(found.id) == street.key else { continue }
             let box = found.boundingBox
             let point = (latitude: (box.south + box.north) / 2, longitude: (box.west + box.east) / 2)
-            guard satisfies(resolution, latitude: point.latitude, longitude: point.longitude, box: box, isAddress: true, countryCode: nil) else { continue }
+            guard satisfies(resolution, kind: .address, latitude: point.latitude, longitude: point.longitude, box: box, countryCode: nil) else { continue }
             candidates.append(Candidate(kind: .address, rank: match == .whole ? 0 : 1, layer: addresses.layerIndex, feature: feature,
                                         match: .exact, unmatched: resolution.unmatched, consumed: high - low,
-                                        latitude: point.latitude, longitude: point.longitude, box: box, prominence: 0))
+                                        latitude: point.latitude, longitude: point.longitude, box: box, prominence: 0, start: low))
         }
     }
 
@@ -809,14 +830,14 @@ struct Geocoder {
         }
         guard let before = resolve(0, low), let after = resolve(high, count) else { return }
         let resolution = Resolution(contexts: before.contexts + after.contexts, unmatched: before.unmatched + after.unmatched)
-        addStreetCandidates(roads: roads, street: street, consumed: end - start, resolution: resolution)
+        addStreetCandidates(roads: roads, street: street, consumed: end - start, start: low, resolution: resolution)
     }
 
     /// Street candidates: the road features, or, for a street known only from its addresses, the
     /// address nearest the middle of their box.
-    mutating func addStreetCandidates(roads: [NameHit], street: (key: [UInt8], addresses: StreetAddresses)?, consumed: Int, resolution: Resolution) {
+    mutating func addStreetCandidates(roads: [NameHit], street: (key: [UInt8], addresses: StreetAddresses)?, consumed: Int, start: Int, resolution: Resolution) {
         for hit in roads {
-            if let found = candidate(hit, match: .exact, consumed: consumed, resolution: resolution) { candidates.append(found) }
+            if let found = candidate(hit, match: .exact, consumed: consumed, start: start, resolution: resolution) { candidates.append(found) }
         }
         guard roads.isEmpty, let street, let addresses else { return }
         var box = (west: Double.infinity, south: Double.infinity, east: -Double.infinity, north: -Double.infinity)
@@ -833,9 +854,10 @@ struct Geocoder {
             let distance = Geodesic.distance(latitude: middle.latitude, longitude: middle.longitude, toLatitude: point.latitude, longitude: point.longitude)
             if distance < bestDistance { (best, bestDistance) = (point, distance) }
         }
-        guard let best, satisfies(resolution, latitude: best.latitude, longitude: best.longitude, box: box, isAddress: false, countryCode: nil) else { return }
+        guard let best, satisfies(resolution, kind: .street, latitude: best.latitude, longitude: best.longitude, box: box, countryCode: nil) else { return }
         var found = Candidate(kind: .street, rank: 2 * GeocodeKind.street.rawValue, layer: addresses.layerIndex, feature: best.feature, match: .exact,
-                              unmatched: resolution.unmatched, consumed: consumed, latitude: best.latitude, longitude: best.longitude, box: box, prominence: 0)
+                              unmatched: resolution.unmatched, consumed: consumed, latitude: best.latitude, longitude: best.longitude, box: box, prominence: 0,
+                              start: start)
         found.addressStreet = true
         candidates.append(found)
     }
@@ -853,9 +875,9 @@ struct Geocoder {
                 guard let before = resolve(0, start), let after = resolve(end, count) else { continue }
                 let resolution = Resolution(contexts: before.contexts + after.contexts, unmatched: before.unmatched + after.unmatched)
                 for hit in others {
-                    if let found = candidate(hit, match: .exact, consumed: end - start, resolution: resolution) { candidates.append(found) }
+                    if let found = candidate(hit, match: .exact, consumed: end - start, start: start, resolution: resolution) { candidates.append(found) }
                 }
-                addStreetCandidates(roads: roads, street: street, consumed: end - start, resolution: resolution)
+                addStreetCandidates(roads: roads, street: street, consumed: end - start, start: start, resolution: resolution)
             }
         }
     }
@@ -873,7 +895,7 @@ struct Geocoder {
             for (position, layer) in layers.enumerated() {
                 for found in layer.map.matches(query, loosest: .words) {
                     if let candidate = candidate(NameHit(layer: position, feature: found.feature), match: found.match,
-                                                 consumed: range.end - range.start, resolution: resolution) {
+                                                 consumed: range.end - range.start, start: range.start, resolution: resolution) {
                         candidates.append(candidate)
                     }
                 }
