@@ -174,7 +174,7 @@ final class CommandLineArgumentTests: CommandLineTestCase {
         let result = try run(["help", "nope"])
         XCTAssertEqual(result.status, 2)
         XCTAssertEqual(result.stdout, "")
-        XCTAssertEqual(result.stderr, "gmap: unknown command 'nope'; the commands are query, place, where, nearby, find, build, export, info, verify, render, bench and help (see 'gmap help')\n")
+        XCTAssertEqual(result.stderr, "gmap: unknown command 'nope'; the commands are query, place, where, nearby, find, geocode, build, export, info, verify, render, bench and help (see 'gmap help')\n")
         XCTAssertEqual(try run(["help", "build"]).status, 0)
         XCTAssertEqual(try run(["help", "help"]).status, 0)
         XCTAssertEqual(try run(["help"]).status, 0)
