@@ -230,6 +230,35 @@ final class AddressIndexTests: XCTestCase {
         }
     }
 
+    /// The `async` form, for code written for `CLGeocoder`.
+    func testTheAsyncForm() async throws {
+        let map = try Self.exampleMap().map
+        let matches = await map.geocodeAddressString("Kaivokatu 12-14, 00100")
+        XCTAssertEqual(matches.map(\.name), ["Kaivokatu 12-14"])
+    }
+
+    /// The shipped world map: towns, countries and time zones, ranked, with contexts.
+    func testTheWorldMap() throws {
+        let map = try GMap(contentsOf: TestSupport.shippedMap)
+        func list(_ text: String, limit: Int = 10) -> [String] { map.geocode(text, limit: limit).map { "\($0.kind.name) \($0.name)" } }
+        XCTAssertEqual(list("Helsinki"), ["town Helsinki", "time zone Europe/Helsinki"])
+        XCTAssertEqual(list("Helsinki, Finland"), ["town Helsinki"], "a time zone is in no country")
+        XCTAssertEqual(list("Finland"), ["country Finland"])
+        XCTAssertEqual(list("Europe/Helsinki"), ["time zone Europe/Helsinki"])
+        XCTAssertEqual(list("Baltic Sea"), ["area Baltic Sea"])
+        XCTAssertEqual(list("Helsinki, Sweden"), [])
+        XCTAssertEqual(list("Paris, France", limit: 1), ["town Paris"])
+        let paris = try XCTUnwrap(map.geocode("Paris").first)
+        XCTAssertEqual(paris.isoCountryCode, "FR", "the most populous Paris first")
+        XCTAssertEqual(paris.placemark.isoCountryCode, "FR")
+        // Near Illinois, its capital comes first; without a point, the most populous Springfield.
+        XCTAssertEqual(map.geocode("Springfield", near: (39.8, -89.6), limit: 1).first?.latitude, 39.80172)
+        XCTAssertEqual(map.geocode("Springfield", limit: 1).first?.latitude, 37.21533)
+        let ivoire = try XCTUnwrap(map.geocode("ivoire").first)
+        XCTAssertEqual(ivoire.isoCountryCode, "CI")
+        XCTAssertEqual(ivoire.match, .words, "no whole match: names with a word starting so")
+    }
+
     /// Geocoding never crashes on odd text, and answers nothing for text that names nothing.
     func testOddTexts() throws {
         let map = try Self.exampleMap().map

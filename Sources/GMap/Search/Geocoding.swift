@@ -107,14 +107,18 @@ extension GMap {
     /// * Every other part must be a postal code (the address has it; another match is within
     ///   300 m of its points), a locality (a `place=city`, `town`, `village`, `suburb`, … of the
     ///   places or areas, or a town of the world map, near enough for its kind: 30 km for a city,
-    ///   3 km for a suburb) or a country (containing the match). A part the map does not know at
-    ///   all is left aside and listed in ``GeocodeMatch/unmatched``; one it knows elsewhere rules
-    ///   the match out.
+    ///   3 km for a suburb; a locality is in no locality of lower rank), another place or area
+    ///   (an address or a street within 300 m of it: `Aleksanterinkatu 52, Stockmann`) or a country (containing
+    ///   the match; a country or a time zone is in nothing). A part the map does not know at all is
+    ///   left aside and listed in ``GeocodeMatch/unmatched``, but only when no match explains it;
+    ///   one it knows elsewhere rules the match out. Without commas every word must be explained.
     ///
     /// Matches are ranked by kind (``GeocodeKind``: an address whose whole number matches, then one
     /// matching a range's number, a street, a place, …), then the fewest unmatched parts, then the
-    /// most words explained by the match itself, then the distance from `near` when given (else a
-    /// town's population, a place's rank as a city, town, … suburb), then the file's order.
+    /// most words explained by the match itself, then the earliest (the first part names the thing,
+    /// later ones where it is), then the distance from `near` when given (else a town's population,
+    /// a place's rank as a city, town, … suburb), then the file's order. Addresses of one street
+    /// and number at several points are all given, the index's first (the most central) first.
     ///
     /// With an address index (`ADDR`, format 3.3: every location map gmap builds) an address is a
     /// few binary searches; a location map built before it is scanned, which gives the same
@@ -184,6 +188,8 @@ struct Geocoder {
             case localityArea
             /// A country: the match inside it (or, for a town, of its country code).
             case country
+            /// Any other place or area (a department store, a square): an address or a street within ``landmarkDistance`` of its box.
+            case landmark
         }
         var layer: Int
         var feature: Int
@@ -227,6 +233,8 @@ struct Geocoder {
     static let postcodeDistance = 300.0
     /// How far a match may be from the box of an area named as its locality, in metres.
     static let areaDistance = 500.0
+    /// How far a match may be from the box of a place or area named beside it that is not a locality, in metres.
+    static let landmarkDistance = 300.0
 
     let root: GMap
     let words: [NameFolding.QueryWord]
@@ -464,7 +472,10 @@ struct Geocoder {
             case .postcodes:
                 hits.append(ContextHit(layer: hit.layer, feature: hit.feature, kind: .postcode))
             case .places, .areas:
-                guard let radius = Self.localityRadius(feature.property("category")) else { continue }
+                guard let radius = Self.localityRadius(feature.property("category")) else {
+                    hits.append(ContextHit(layer: hit.layer, feature: hit.feature, kind: .landmark))
+                    continue
+                }
                 let polygons = layer.map.geometryKind == .polygons
                 hits.append(ContextHit(layer: hit.layer, feature: hit.feature, kind: polygons ? .localityArea : .localityPoint(radius: radius),
                                        rank: Self.placeProminence(feature.property("category"))))
@@ -575,11 +586,13 @@ struct Geocoder {
         return runs.reversed()
     }
 
-    /// Whether a context of this kind can say where a match of `kind` is: a postal code where an
-    /// address, a street, a place or an area is; a locality or a country where anything but a
-    /// country or a time zone is (a country is in no town, a time zone in no country).
+    /// Whether a context of this kind can say where a match of `kind` is: a place or area that is
+    /// not a locality (a landmark) where an address or a street is; a postal code where an address,
+    /// a street, a place or an area is; a locality or a country where anything but a country or a
+    /// time zone is (a country is in no town, a time zone in no country).
     static func applies(_ context: ContextHit.Kind, to kind: GeocodeKind) -> Bool {
         switch context {
+        case .landmark: return kind <= .street
         case .postcode: return kind <= .area
         case .localityPoint, .localityArea, .country: return kind <= .town
         }
@@ -607,6 +620,8 @@ struct Geocoder {
                     any = Self.distance(from: point, to: box) <= radius
                 case .localityArea:
                     any = Self.gap(box, feature.boundingBox) <= Self.areaDistance
+                case .landmark:
+                    any = Self.gap(box, feature.boundingBox) <= Self.landmarkDistance
                 case .country:
                     if let countryCode, Placemark.countryCode(of: feature) == countryCode {
                         any = true
