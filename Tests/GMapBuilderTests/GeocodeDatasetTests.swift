@@ -207,6 +207,27 @@ final class GeocodeDatasetTests: XCTestCase {
         }
     }
 
+    /// The Helsinki map with its address index hidden (as a location map built before format 3.3)
+    /// gives the same matches for 300 addresses, by scanning its layer of addresses.
+    func testMapsWithoutTheIndexGiveTheSameMatches() throws {
+        let data = try OSMPBFReader.read(path: try TestSupport.osmExtract("Helsinki.osm.pbf").path)
+        var bytes = try LocationMapBuilder.build(data).bytes
+        let map = try GMap(bytes: bytes)
+        let entry = try XCTUnwrap((0..<map.sections.count).first { map.sections[$0].tag == "ADDR" })
+        bytes[FormatLayout.headerLength + entry * FormatLayout.sectionEntryLength] = UInt8(ascii: "X")
+        let old = try GMap(bytes: bytes)
+        XCTAssertNil(old.addressIndexInfo)
+        let addresses = Self.streetAddresses(Extract(name: "", places: OSMPlaces(data), network: StreetNetwork(data), map: map))
+        var random = SplitMix64(seed: 33)
+        for _ in 0..<300 {
+            let address = addresses[random.below(addresses.count)]
+            for text in ["\(address.street ?? "") \(address.houseNumber)", "\(address.street ?? "") 9999", "\(address.street ?? "")"] {
+                XCTAssertEqual(old.geocode(text).map { "\($0.kind.name) \($0.name) \($0.latitude) \($0.longitude)" },
+                               map.geocode(text).map { "\($0.kind.name) \($0.name) \($0.latitude) \($0.longitude)" }, text)
+            }
+        }
+    }
+
     /// Parts that say where a match is, on the Helsinki map.
     func testContextsOnTheHelsinkiMap() throws {
         let map = try Self.extract("Helsinki.osm.pbf").map
