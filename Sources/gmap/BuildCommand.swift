@@ -396,21 +396,22 @@ extension BuildCommand {
     gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths] [--profile pedestrian|all] [--languages LIST]
                                                  [--max-nodes N] [-q]
 
-    Builds a location map, for gmap where, from an OpenStreetMap extract (PBF: zlib or raw
-    blobs, dense or plain nodes, ways, multipolygon relations). Its layers: roads (lines: one
-    feature per street, the named highway ways of one name and class joined at their shared
-    ends; name, class, ref), areas (named buildings, parks, squares, land use), places and
-    addresses (points), and intersections (points: every node shared by two or more roads, with
-    the streets that meet and whether it is a main one). Ways cut at the extract's edge keep
-    their present pieces; multipolygon relations with missing members are skipped; both are
-    counted in the summary. The map records the source file's name and the attribution
-    "\(OSMBuild.attribution)" (gmap info shows them): keep it with anything you
-    make from the map. A file that cannot be read stops the build with a message naming the
-    file, the blob and the byte (exit 2). The file is read blob by blob, keeping every node's
-    position (16 bytes a node) and only the elements that can be roads, areas, places or
-    addresses, so a region builds in a few times its file size of memory; an extract with more
-    nodes than --max-nodes stops the build with a message saying so. The polygon options above
-    (--id, --keep, --precision, --simplify, --layer, --format, --top, tiling) do not apply.
+    Builds a location map, for gmap where and gmap geocode, from an OpenStreetMap extract (PBF:
+    zlib or raw blobs, dense or plain nodes, ways, multipolygon relations). Its layers: roads
+    (lines: one feature per street, the named highway ways of one name and class joined at their
+    shared ends; name, class, ref), areas (named buildings, parks, squares, land use), places
+    and addresses (points), and intersections (points: every node shared by two or more roads,
+    with the streets that meet and whether it is a main one); and an address index (format 3.3):
+    the streets of the addresses, each with its addresses sorted by house number. Ways cut at
+    the extract's edge keep their present pieces; multipolygon relations with missing members
+    are skipped; both are counted in the summary. The map records the source file's name and the
+    attribution "\(OSMBuild.attribution)" (gmap info shows them): keep it with anything you make
+    from the map. A file that cannot be read stops the build with a message naming the file, the
+    blob and the byte (exit 2). The file is read blob by blob, keeping every node's position (16
+    bytes a node) and only the elements that can be roads, areas, places or addresses, so a
+    region builds in a few times its file size of memory; an extract with more nodes than
+    --max-nodes stops the build with a message saying so. The polygon options above (--id,
+    --keep, --precision, --simplify, --layer, --format, --top, tiling) do not apply.
       --osm FILE          the .osm.pbf extract to read ("-" for standard input)
       --paths             keep footways, cycleways, paths and steps as roads too (default:
                           streets only)

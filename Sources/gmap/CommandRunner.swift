@@ -36,7 +36,7 @@ protocol Command: Sendable {
 /// Every command, in the order the tool lists them.
 enum CommandTable {
     static let commands: [any Command.Type] = [
-        QueryCommand.self, PlaceCommand.self, WhereCommand.self, NearbyCommand.self, FindCommand.self, BuildCommand.self, ExportCommand.self,
+        QueryCommand.self, PlaceCommand.self, WhereCommand.self, NearbyCommand.self, FindCommand.self, GeocodeCommand.self, BuildCommand.self, ExportCommand.self,
         InfoCommand.self, VerifyCommand.self, RenderCommand.self, BenchCommand.self,
     ]
 

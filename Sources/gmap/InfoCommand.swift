@@ -38,6 +38,10 @@ enum InfoCommand: Command {
                 out += layer.features.first?.labelPoint != nil ? ", label points, name index\n" : "\n"
             }
         }
+        if let index = map.addressIndexInfo {
+            out += "address index \(index.streets) streets, \(index.addresses) addresses of layer \(index.layer)"
+            out += index.postcodesLayer.map { ", postal codes in layer \($0)\n" } ?? "\n"
+        }
         out += "sections\n"
         for section in map.sections {
             out += "  \(section.tag)  offset \(pad(section.offset, 10))  length \(pad(section.length, 10))  crc32 \(hex(section.crc))\n"

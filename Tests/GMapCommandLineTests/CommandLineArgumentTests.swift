@@ -174,7 +174,7 @@ final class CommandLineArgumentTests: CommandLineTestCase {
         let result = try run(["help", "nope"])
         XCTAssertEqual(result.status, 2)
         XCTAssertEqual(result.stdout, "")
-        XCTAssertEqual(result.stderr, "gmap: unknown command 'nope'; the commands are query, place, where, nearby, find, build, export, info, verify, render, bench and help (see 'gmap help')\n")
+        XCTAssertEqual(result.stderr, "gmap: unknown command 'nope'; the commands are query, place, where, nearby, find, geocode, build, export, info, verify, render, bench and help (see 'gmap help')\n")
         XCTAssertEqual(try run(["help", "build"]).status, 0)
         XCTAssertEqual(try run(["help", "help"]).status, 0)
         XCTAssertEqual(try run(["help"]).status, 0)
@@ -307,6 +307,6 @@ final class CommandLineArgumentTests: CommandLineTestCase {
     func testVersionNamesTheFormatsWrittenAndRead() throws {
         let result = try run(["--version"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.stdout, "gmap 1.1.0 (writes format 3.0–3.2 (2.0 and 2.1 with --format); reads 1.x to 3.x)\n")
+        XCTAssertEqual(result.stdout, "gmap 1.1.0 (writes format 3.0–3.3 (2.0 and 2.1 with --format); reads 1.x to 3.x)\n")
     }
 }

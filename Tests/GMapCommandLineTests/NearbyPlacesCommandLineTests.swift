@@ -183,6 +183,6 @@ final class NearbyPlacesCommandLineTests: CommandLineTestCase {
         let overview = try run(["help"]).stdout
         XCTAssertTrue(overview.contains("gmap nearby MAP LATITUDE LONGITUDE"), overview)
         try assertRun(["frob"], status: 2, stdout: "",
-                      stderr: "gmap: unknown command 'frob'; the commands are query, place, where, nearby, find, build, export, info, verify, render, bench and help (see 'gmap help')\n")
+                      stderr: "gmap: unknown command 'frob'; the commands are query, place, where, nearby, find, geocode, build, export, info, verify, render, bench and help (see 'gmap help')\n")
     }
 }

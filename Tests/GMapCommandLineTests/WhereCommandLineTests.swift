@@ -172,7 +172,7 @@ final class WhereCommandLineTests: CommandLineTestCase {
         let build = try run(["help", "build"]).stdout
         XCTAssertTrue(build.contains("--osm FILE") && build.contains("--paths"))
         XCTAssertTrue(build.contains("© OpenStreetMap contributors, ODbL 1.0"))
-        try assertFails(["frob"], stderr: "gmap: unknown command 'frob'; the commands are query, place, where, nearby, find, build, export, info, verify, render, bench and help (see 'gmap help')\n")
+        try assertFails(["frob"], stderr: "gmap: unknown command 'frob'; the commands are query, place, where, nearby, find, geocode, build, export, info, verify, render, bench and help (see 'gmap help')\n")
     }
 
     // MARK: where: answers on the small map

@@ -24,6 +24,10 @@ public enum FormatLayout {
     /// consecutive slots (3.2): a feature with overlapping polygons, answered as their union through
     /// one slot per parity group (Spec/FORMAT.md 8.8). A 3.2 file may also hold lines and points.
     public static let minorVersionWithPartGroups: UInt16 = 2
+    /// The minor version of a format 3 file with an address index (`ADDR`, 3.3; Spec/FORMAT.md
+    /// 5.11): a location map's streets and house numbers, for forward geocoding. A 3.3 file may
+    /// also hold lines and points and parity groups.
+    public static let minorVersionWithAddressIndex: UInt16 = 3
     /// The minor version of a format 2 file with layers, label points and name indexes (2.1; see
     /// ``LayerRecord``). Larger minor versions are readable (they only add). A format 2 build without
     /// those additions (``minorVersionWithoutLayers``) is written as 2.0.
@@ -221,6 +225,8 @@ public enum SectionTag: UInt32, Sendable, CaseIterable {
     case labels = 0x4C42_414C    // "LABL"
     /// The name index of the first layer (2.1).
     case names = 0x454D_414E     // "NAME"
+    /// The address index (3.3): the streets of a layer of addresses and where their features lie.
+    case addressIndex = 0x5244_4441 // "ADDR"
 
     /// The tag as four ASCII characters, for messages.
     public var name: String { Self.name(of: rawValue) }

@@ -57,6 +57,36 @@ extension FormatLayout {
         public static let feature = 8
     }
 
+    /// Sizes and offsets of the `ADDR` section (3.3, Spec/FORMAT.md 5.11): a 16-byte preamble, then
+    /// one record per street of a layer of addresses, sorted by the street's key, each naming the
+    /// range of that layer's features (sorted by house number) that lie on the street.
+    public enum AddressIndexRecord {
+        /// The length of the section's preamble (count, record length, layer, postcodes layer).
+        public static let preambleLength = 16
+        /// UInt32 in the preamble: the number of street records.
+        public static let count = 0
+        /// UInt32 in the preamble: the length of each record.
+        public static let recordLength = 4
+        /// UInt32 in the preamble: the index in `LAYR` of the layer of addresses the records refer to.
+        public static let layer = 8
+        /// UInt32 in the preamble: the index in `LAYR` of the layer of postal codes, or ``noLayer``.
+        public static let postcodesLayer = 12
+        /// The preamble's postcodes layer when the file has none.
+        public static let noLayer = UInt32.max
+        /// The record length this version writes.
+        public static let length = 16
+        /// UInt32: offset of the street's key (``NameFolding/normalized(_:)``) in `STRS`.
+        public static let keyOffset = 0
+        /// UInt32: length of the key.
+        public static let keyLength = 4
+        /// UInt32: index of the street's first address feature in the layer.
+        public static let first = 8
+        /// UInt32: the number of the street's address features (at least 1).
+        public static let featureCount = 12
+        /// The property holding a feature's house number.
+        public static let houseNumberKey = "housenumber"
+    }
+
     /// The most layers a file can hold: each layer takes up to six sections, and a file has at most
     /// ``maximumSectionCount`` sections, three of them `STRS`, `META` and `LAYR`.
     public static let maximumLayerCount = 10

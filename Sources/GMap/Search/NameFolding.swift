@@ -42,7 +42,7 @@ public enum NameFolding {
         }
     }
 
-    private static func append(_ scalar: Unicode.Scalar, to bytes: inout [UInt8]) {
+    static func append(_ scalar: Unicode.Scalar, to bytes: inout [UInt8]) {
         let value = scalar.value
         switch value {
         case 0x41...0x5A:
@@ -85,7 +85,7 @@ public enum NameFolding {
         appendUTF8(value, to: &bytes)
     }
 
-    private static func appendUTF8(_ value: UInt32, to bytes: inout [UInt8]) {
+    static func appendUTF8(_ value: UInt32, to bytes: inout [UInt8]) {
         switch value {
         case 0..<0x80:
             bytes.append(UInt8(value))

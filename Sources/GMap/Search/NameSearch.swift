@@ -177,6 +177,39 @@ struct NameIndexReader {
         }
     }
 
+    /// Calls `body` with the feature of each record whose key is exactly `key`, in record order.
+    func forEachExact(_ key: [UInt8], _ body: (Int) -> Void) {
+        guard !key.isEmpty else { return }
+        var position = lowerBound(key)
+        while position < map.layout.names.count, let stored = self.key(at: position), Self.compare(stored, key) == 0 {
+            if let feature = feature(at: position) { body(feature) }
+            position += 1
+        }
+    }
+
+    /// The distinct keys of the records that start with `prefix`, in order, at most `limit`.
+    func keys(withPrefix prefix: [UInt8], limit: Int) -> [[UInt8]] {
+        guard !prefix.isEmpty else { return [] }
+        var found: [[UInt8]] = []
+        var position = lowerBound(prefix)
+        while position < map.layout.names.count, found.count < limit, let key = key(at: position), key.count >= prefix.count,
+              Self.compare(UnsafeRawBufferPointer(rebasing: key[0..<prefix.count]), prefix) == 0 {
+            if found.last.map({ Self.compare(key, $0) != 0 }) ?? true { found.append(Array(key)) }
+            position += 1
+        }
+        return found
+    }
+
+    /// The first record whose key is not less than `key`.
+    private func lowerBound(_ key: [UInt8]) -> Int {
+        var low = 0, high = map.layout.names.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if let stored = self.key(at: middle), Self.compare(stored, key) < 0 { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
     /// Byte-wise lexicographic order: negative, zero or positive.
     static func compare(_ lhs: UnsafeRawBufferPointer, _ rhs: [UInt8]) -> Int {
         let common = min(lhs.count, rhs.count)

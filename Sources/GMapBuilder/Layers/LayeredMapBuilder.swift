@@ -59,6 +59,10 @@ public struct LayeredMapBuilder {
     /// Every layer added so far, in file order.
     private var contents: [(name: String, content: Content)] = []
 
+    /// The address index to write (``AddressIndexWriter``), if any: the layer of addresses by name,
+    /// the layer of postal codes, and each feature's street and house number in layer order.
+    var addressIndex: (layer: String, postcodes: String?, addresses: [AddressIndexWriter.Address])?
+
     /// The polygon layers added so far, in file order (layers of lines and points are not listed).
     public var layers: [(name: String, builder: MapBuilder)] {
         contents.compactMap { entry in
@@ -173,6 +177,15 @@ public struct LayeredMapBuilder {
             writer.add(.layers, section)
             reports[0].sectionSizes.append(("LAYR", section.count))
         }
+        // The address index (3.3): a layer of addresses' streets, counted with that layer.
+        var writesAddressIndex = false
+        if let addressIndex, major >= 3, indexes, let layer = layers.firstIndex(where: { $0.name == addressIndex.layer }) {
+            let postcodes = addressIndex.postcodes.flatMap { name in layers.firstIndex { $0.name == name } }
+            let section = try AddressIndexWriter.section(addresses: addressIndex.addresses, layer: layer, postcodes: postcodes, strings: &strings)
+            writer.add(.addressIndex, section)
+            reports[layer].sectionSizes.append((SectionTag.addressIndex.name, section.count))
+            writesAddressIndex = true
+        }
         let simplifications = zip(layers, reports).compactMap { layer, report in
             report.simplification.map { (layers.count == 1 ? "" : layer.name, $0.summary) }
         }
@@ -186,7 +199,9 @@ public struct LayeredMapBuilder {
         let hasOpenGeometry = layers.contains { !$0.isPolygons }
         // Parity groups (repeated slots) make it 3.2.
         let repeatsSlots = reports.contains { $0.repeatsSlots }
-        let minor = major >= 3 ? (repeatsSlots ? FormatLayout.minorVersionWithPartGroups
+        // An address index makes it 3.3.
+        let minor = major >= 3 ? (writesAddressIndex ? FormatLayout.minorVersionWithAddressIndex
+                                  : repeatsSlots ? FormatLayout.minorVersionWithPartGroups
                                   : hasOpenGeometry ? FormatLayout.minorVersionWithLinesAndPoints : FormatLayout.minorVersion)
             : indexes ? FormatLayout.minorVersionWithLayers : FormatLayout.minorVersionWithoutLayers
         let bytes = writer.takeBytes(quantizer: options.quantizer, majorVersion: major, minorVersion: minor)

@@ -141,7 +141,13 @@ public enum LocationMapBuilder {
         var addresses = try PointLayerBuilder(options: options)
         addresses.writesIndexes = false
         var pointsByCode: [String: [(longitude: Double, latitude: Double)]] = [:]
-        for address in places.addresses {
+        // In the address index's order (by street, then house number), which the index's ranges need.
+        let indexed = places.addresses.map {
+            AddressIndexWriter.Address(street: $0.street, number: $0.houseNumber, latitude: $0.latitude, longitude: $0.longitude)
+        }
+        let order = AddressIndexWriter.order(indexed)
+        for position in order {
+            let address = places.addresses[position]
             // The street as the id: one string shared with the road of that name.
             try addresses.add(SourcePointFeature(id: address.street ?? address.houseNumber, properties: [string("housenumber", address.houseNumber)],
                                                  points: [(address.longitude, address.latitude)]))
@@ -175,7 +181,14 @@ public enum LocationMapBuilder {
         if !places.areas.isEmpty { try map.addLayer(named: Name.areas, areas) }
         try map.addLayer(named: Name.roads, roads)
         if placeLayer.featureCount > 0 { try map.addLayer(named: Name.places, placeLayer) }
-        if addresses.featureCount > 0 { try map.addLayer(named: Name.addresses, addresses) }
+        if addresses.featureCount > 0 {
+            try map.addLayer(named: Name.addresses, addresses)
+            // Every address is a feature (a point is always kept), so the index's ranges are the layer's.
+            guard addresses.featureCount == indexed.count else {
+                throw BuildError("\(indexed.count) addresses found but \(addresses.featureCount) written; the address index would be wrong")
+            }
+            map.addressIndex = (Name.addresses, pointsByCode.isEmpty ? nil : Name.postcodes, order.map { indexed[$0] })
+        }
         if postcodes.featureCount > 0 { try map.addLayer(named: Name.postcodes, postcodes) }
         if intersections.featureCount > 0 { try map.addLayer(named: Name.intersections, intersections) }
         // From here only the map holds the layers' features, so that it frees each once it is built.

@@ -246,6 +246,9 @@ extension BenchCommand {
                  over R runs; a fresh context's first fix (what gmap where answers); how the
                  fixes were answered; and the resident KiB of a second mapping of the file that
                  only the walks touched
+      geocode    on a location map: forward geocoding (GMap.geocode) of up to 2,000 of its
+                 addresses drawn at random, each as "street number", timed one by one over R
+                 runs: the first match only (p50, p99 in µs) and the ten gmap geocode prints
       build      with --osm: builds the location map of FILE min(R, 5) times in this process
                  (read, decode, build; median and slowest), the process's peak RSS (VmHWM)
                  before and after, and the map's bytes; the rest of the bench measures that map
@@ -265,7 +268,8 @@ extension BenchCommand {
     process_rss_open_kb, process_rss_after_kb, sets[name, points, found, runs, ns_median, ns_p99,
     single_ns_p50, single_ns_p99, edges_mean, edges_p99], threads[threads, lookups_per_second]; on a
     location map where{walks, fixes, runs, update_us_p50, update_us_p99, update_us_mean,
-    once_us_p50, once_us_p99, along, inside, other, unknown, rss_after_walks_kb}; with --osm
+    once_us_p50, once_us_p99, along, inside, other, unknown, rss_after_walks_kb, geocode{addresses,
+    found, us_p50, us_p99, ten_us_p50, ten_us_p99}}; with --osm
     build{input, builds, ms_median, ms_max, peak_rss_kb, peak_rss_before_kb, bytes}; for a map of
     several layers placemark{points, with_locality, layers, us_p50, us_p99, us_mean}).
 

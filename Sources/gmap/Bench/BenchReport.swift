@@ -77,6 +77,9 @@ struct BenchReport {
             lines.append("where update  p50 \(Self.f(location.updateP50)) µs, p99 \(Self.f(location.updateP99)) µs, mean (median of runs) \(Self.f(location.updateMeanMedian)) µs; \(location.runs) runs × \(location.walks) walks × \(LocationBench.fixesPerWalk) fixes along the streets, σ \(Self.f(LocationBench.sigma)) m, unthrottled")
             lines.append("where once    p50 \(Self.f(location.oneShotP50)) µs, p99 \(Self.f(location.oneShotP99)) µs (a fresh context's first fix, as gmap where)")
             lines.append("where senses  along a road \(location.along), inside an area \(location.inside), other \(location.other), unknown \(location.unknown); map pages resident after the walks \(Self.kib(location.residentKiBAfterWalks)) (a fresh mapping)")
+            if location.geocodeQueries > 0 {
+                lines.append("geocode       p50 \(Self.f(location.geocodeP50)) µs, p99 \(Self.f(location.geocodeP99)) µs (an address as \"street number\", the first match); ten matches p50 \(Self.f(location.geocodeTenP50)) µs, p99 \(Self.f(location.geocodeTenP99)) µs; \(location.runs) runs × \(location.geocodeQueries) addresses, \(location.geocodeFound) found first")
+            }
         }
         if let p = placemark {
             lines.append("placemark     one by one p50 \(Self.f(p.microsecondsP50)) µs, p99 \(Self.f(p.microsecondsP99)) µs, mean \(Self.f(p.microsecondsMean)) µs; \(p.layers) layers, nearest town included; \(p.points) \(sets.first?.name ?? "") points, \(p.withLocality) with a locality")
@@ -100,7 +103,7 @@ struct BenchReport {
             + "\"process_rss_open_kb\":\(optional(processKiBAfterOpen)),\"process_rss_after_kb\":\(optional(processKiBAfterLookups)),"
             + "\"sets\":[\(setText)],\"threads\":[\(threadText)]"
             + (build.map { ",\"build\":{\"input\":\(JSONText.string($0.input)),\"builds\":\($0.builds),\"ms_median\":\(number($0.secondsMedian * 1e3)),\"ms_max\":\(number($0.secondsMax * 1e3)),\"peak_rss_kb\":\(optional($0.peakKiBAfter)),\"peak_rss_before_kb\":\(optional($0.peakKiBBefore)),\"bytes\":\($0.mapBytes)}" } ?? "")
-            + (location.map { ",\"where\":{\"walks\":\($0.walks),\"fixes\":\($0.fixes),\"runs\":\($0.runs),\"update_us_p50\":\(number($0.updateP50)),\"update_us_p99\":\(number($0.updateP99)),\"update_us_mean\":\(number($0.updateMeanMedian)),\"once_us_p50\":\(number($0.oneShotP50)),\"once_us_p99\":\(number($0.oneShotP99)),\"along\":\($0.along),\"inside\":\($0.inside),\"other\":\($0.other),\"unknown\":\($0.unknown),\"rss_after_walks_kb\":\(optional($0.residentKiBAfterWalks))}" } ?? "")
+            + (location.map { ",\"where\":{\"walks\":\($0.walks),\"fixes\":\($0.fixes),\"runs\":\($0.runs),\"update_us_p50\":\(number($0.updateP50)),\"update_us_p99\":\(number($0.updateP99)),\"update_us_mean\":\(number($0.updateMeanMedian)),\"once_us_p50\":\(number($0.oneShotP50)),\"once_us_p99\":\(number($0.oneShotP99)),\"along\":\($0.along),\"inside\":\($0.inside),\"other\":\($0.other),\"unknown\":\($0.unknown),\"rss_after_walks_kb\":\(optional($0.residentKiBAfterWalks)),\"geocode\":{\"addresses\":\($0.geocodeQueries),\"found\":\($0.geocodeFound),\"us_p50\":\(number($0.geocodeP50)),\"us_p99\":\(number($0.geocodeP99)),\"ten_us_p50\":\(number($0.geocodeTenP50)),\"ten_us_p99\":\(number($0.geocodeTenP99))}}" } ?? "")
             + (placemark.map { ",\"placemark\":{\"points\":\($0.points),\"with_locality\":\($0.withLocality),\"layers\":\($0.layers),\"us_p50\":\(number($0.microsecondsP50)),\"us_p99\":\(number($0.microsecondsP99)),\"us_mean\":\(number($0.microsecondsMean))}" } ?? "")
             + "}\n"
     }

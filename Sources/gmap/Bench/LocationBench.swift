@@ -19,6 +19,11 @@ enum LocationBench {
         var along = 0, inside = 0, other = 0, unknown = 0
         /// Resident KiB of a fresh mapping of the file after one run of the walks (nil where `/proc` is missing).
         var residentKiBAfterWalks: Int?
+        /// Forward geocoding of the map's addresses as "street number" (``GMap/geocode(_:near:limit:)``),
+        /// microseconds per query: the first match only, and the ten `gmap geocode` prints.
+        var geocodeP50 = 0.0, geocodeP99 = 0.0, geocodeTenP50 = 0.0, geocodeTenP99 = 0.0
+        /// Addresses geocoded per run, and of them those whose first match was that address.
+        var geocodeQueries = 0, geocodeFound = 0
     }
 
     /// The walks' speed and noise: a pedestrian's 1.4 m/s, one fix a second, GPS noise of σ 5 m.
@@ -76,7 +81,48 @@ enum LocationBench {
         }
         report.oneShotP50 = Stopwatch.percentile(oneShot, 0.5) * 1e6
         report.oneShotP99 = Stopwatch.percentile(oneShot, 0.99) * 1e6
+        measureGeocoding(map, runs: runs, random: &random, into: &report)
         return report
+    }
+
+    /// The most addresses geocoded per run.
+    static let geocodeAddresses = 2_000
+
+    /// Times ``GMap/geocode(_:near:limit:)`` on up to ``geocodeAddresses`` of the map's addresses
+    /// (drawn at random, those with a street), written "street number", one by one, `runs` times.
+    static func measureGeocoding(_ map: GMap, runs: Int, random: inout SplitMix64, into report: inout Report) {
+        guard let addresses = map.layer(named: MapLocationSource.LayerName.addresses), addresses.featureCount > 0 else { return }
+        var texts: [(text: String, street: String, number: String)] = []
+        for _ in 0..<(geocodeAddresses * 2) where texts.count < geocodeAddresses {
+            let feature = addresses.features[Int(random.next() % UInt64(addresses.featureCount))]
+            guard let number = feature.property("housenumber"), feature.id != number else { continue }
+            texts.append(("\(feature.id) \(number)", feature.id, number))
+        }
+        guard !texts.isEmpty else { return }
+        var first: [Double] = [], ten: [Double] = []
+        var found = 0
+        for run in 0..<runs {
+            for query in texts {
+                var start = Stopwatch.now()
+                let matches = map.geocode(query.text, limit: 1)
+                first.append(Stopwatch.now() - start)
+                start = Stopwatch.now()
+                let more = map.geocode(query.text, limit: 10)
+                ten.append(Stopwatch.now() - start)
+                // The same street and number (a street may be spelt several ways: one key).
+                if run == 0, let head = matches.first, head.kind == .address, more.count >= 1,
+                   NameFolding.normalized(head.thoroughfare ?? "") == NameFolding.normalized(query.street),
+                   NameFolding.houseNumberKey(head.subThoroughfare ?? "") == NameFolding.houseNumberKey(query.number) {
+                    found += 1
+                }
+            }
+        }
+        report.geocodeQueries = texts.count
+        report.geocodeFound = found
+        report.geocodeP50 = Stopwatch.percentile(first, 0.5) * 1e6
+        report.geocodeP99 = Stopwatch.percentile(first, 0.99) * 1e6
+        report.geocodeTenP50 = Stopwatch.percentile(ten, 0.5) * 1e6
+        report.geocodeTenP99 = Stopwatch.percentile(ten, 0.99) * 1e6
     }
 
     /// A road segment in degrees.

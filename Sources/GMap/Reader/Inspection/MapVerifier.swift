@@ -60,6 +60,7 @@ public struct MapVerifier {
         }
         layerPrefix = ""
         checkMetadata()
+        checkAddressIndex()
     }
 
     /// Whether no problem was found.
@@ -120,6 +121,63 @@ public struct MapVerifier {
         }
         // Every feature's names have their records, and no record gives a feature a name it lacks.
         for problem in NameIndexCheck.problems(map: map, limit: limit) { report(problem.location, problem.offset, problem.reason) }
+    }
+
+    // MARK: The address index (3.3)
+
+    /// `ADDR` (Spec/FORMAT.md 5.11): its layers, every street record's key (in `STRS`, UTF-8, not
+    /// empty, strictly ascending) and range (at least one feature, inside the layer, after the
+    /// previous range), and every feature of each range (its id's key is the street's, it has a
+    /// house number, and the house-number keys do not descend).
+    private mutating func checkAddressIndex() {
+        guard let table = layout.addressIndex else { return }
+        let location = "address index"
+        guard let addresses = map.layer(at: table.layer) else { return }
+        let preamble = table.streets.offset - FormatLayout.AddressIndexRecord.preambleLength
+        if addresses.geometryKind != .points {
+            report(location, preamble + FormatLayout.AddressIndexRecord.layer, "layer \(addresses.layerName) is not a layer of points")
+        }
+        if let postcodes = table.postcodesLayer, let layer = map.layer(at: postcodes), layer.geometryKind != .points {
+            report(location, preamble + FormatLayout.AddressIndexRecord.postcodesLayer, "postcodes layer \(layer.layerName) is not a layer of points")
+        }
+        let reader = AddressIndexReader(map: addresses)
+        let field = FormatLayout.AddressIndexRecord.self
+        var previousKey: [UInt8]?
+        var previousEnd = 0
+        for record in 0..<table.streets.count {
+            let at = table.streets.offset(of: record)
+            guard let keyOffset = span.getUInt32(at: at + field.keyOffset), let keyLength = span.getUInt32(at: at + field.keyLength),
+                  let first = span.getUInt32(at: at + field.first), let count = span.getUInt32(at: at + field.featureCount) else { continue }
+            let name = "address index street \(record)"
+            checkString(offset: keyOffset, length: keyLength, location: name + " key", at: at)
+            let key = reader?.key(at: record).map { Array($0) }
+            if let key {
+                if key.isEmpty { report(name, at, "the key is empty") }
+                if let previousKey, !previousKey.lexicographicallyPrecedes(key) { report(name, at, "keys are not in strictly ascending byte order") }
+                previousKey = key
+            }
+            if count == 0 { report(name, at + field.featureCount, "the street has no address") }
+            guard UInt64(first) + UInt64(count) <= UInt64(addresses.featureCount) else {
+                report(name, at + field.first, "features \(first)+\(count) lie outside the \(addresses.featureCount) of layer \(addresses.layerName)")
+                continue
+            }
+            if Int(first) < previousEnd { report(name, at + field.first, "its features overlap or precede the previous street's") }
+            previousEnd = Int(first) + Int(count)
+            var previousNumber: [UInt8]?
+            for feature in Int(first)..<previousEnd {
+                if let key, NameFolding.normalized(Feature(map: addresses, index: feature).id) != key {
+                    report(name, at, "feature \(feature)'s street is not the record's key")
+                }
+                guard let number = addresses.houseNumberKey(ofFeature: feature) else {
+                    report(name, at, "feature \(feature) has no \(field.houseNumberKey)")
+                    continue
+                }
+                if let previousNumber, number.lexicographicallyPrecedes(previousNumber) {
+                    report(name, at, "feature \(feature)'s house number is out of order")
+                }
+                previousNumber = number
+            }
+        }
     }
 
     private var layout: MapLayout { map.layout }

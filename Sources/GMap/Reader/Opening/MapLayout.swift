@@ -101,6 +101,8 @@ struct MapLayout: Sendable {
     @usableFromInline var names: RecordTable
     /// In the first layer's layout: the layouts of the other layers, in file order.
     @usableFromInline var otherLayers: [MapLayout]
+    /// The file's address index (`ADDR`, 3.3), if any: the same in every layer's layout.
+    @usableFromInline var addressIndex: AddressIndexTable? = nil
 
     /// Reads and checks the header, the section table and each section's fixed part. Never scans the file.
     ///
@@ -223,9 +225,42 @@ struct MapLayout: Sendable {
                 otherLayers: []
             ))
         }
+        if let range = ranges[SectionTag.addressIndex.rawValue] {
+            let index = try addressTable(file, range, layerCount: layouts.count)
+            for position in layouts.indices { layouts[position].addressIndex = index }
+        }
         var root = layouts[0]
         root.otherLayers = Array(layouts.dropFirst())
         return root
+    }
+
+    /// Checks the fixed part of `ADDR` (3.3, Spec/FORMAT.md 5.11): its preamble, that its records
+    /// fit, and that the layers it names exist.
+    static func addressTable(_ file: ByteSpan, _ range: (offset: Int, length: Int), layerCount: Int) throws(GMapError) -> AddressIndexTable {
+        let field = FormatLayout.AddressIndexRecord.self
+        guard range.length >= field.preambleLength,
+              let count = file.getUInt32(at: range.offset + field.count),
+              let recordLength = file.getUInt32(at: range.offset + field.recordLength),
+              let layer = file.getUInt32(at: range.offset + field.layer),
+              let postcodes = file.getUInt32(at: range.offset + field.postcodesLayer) else {
+            throw .malformed(part: "section ADDR", offset: UInt64(range.offset), reason: "shorter than its \(field.preambleLength)-byte preamble")
+        }
+        guard recordLength >= UInt32(field.length), recordLength <= 4096 else {
+            throw .malformed(part: "section ADDR", offset: UInt64(range.offset + field.recordLength),
+                             reason: "record length \(recordLength) is outside \(field.length)…4096")
+        }
+        guard UInt64(count) * UInt64(recordLength) <= UInt64(range.length - field.preambleLength) else {
+            throw .malformed(part: "section ADDR", offset: UInt64(range.offset), reason: "\(count) records of \(recordLength) bytes do not fit in \(range.length) bytes")
+        }
+        guard UInt64(layer) < UInt64(layerCount) else {
+            throw .malformed(part: "section ADDR", offset: UInt64(range.offset + field.layer), reason: "layer \(layer) is not one of the file's \(layerCount) layers")
+        }
+        guard postcodes == field.noLayer || UInt64(postcodes) < UInt64(layerCount) else {
+            throw .malformed(part: "section ADDR", offset: UInt64(range.offset + field.postcodesLayer),
+                             reason: "postcodes layer \(postcodes) is not one of the file's \(layerCount) layers")
+        }
+        return AddressIndexTable(streets: RecordTable(count: Int(count), offset: range.offset + field.preambleLength, recordLength: Int(recordLength)),
+                                 layer: Int(layer), postcodesLayer: postcodes == field.noLayer ? nil : Int(postcodes))
     }
 
     /// Checks a table section: UInt32 count, UInt32 record length, then the records.
@@ -245,6 +280,17 @@ struct MapLayout: Sendable {
         }
         return RecordTable(count: Int(count), offset: range.offset + 8, recordLength: Int(recordLength))
     }
+}
+
+/// The address index (`ADDR`, 3.3) as its preamble gives it: the street records, and the layers they refer to.
+@usableFromInline
+struct AddressIndexTable: Sendable, Equatable {
+    /// The street records.
+    @usableFromInline var streets: RecordTable
+    /// The index of the layer of addresses.
+    @usableFromInline var layer: Int
+    /// The index of the layer of postal codes, if any.
+    @usableFromInline var postcodesLayer: Int?
 }
 
 /// A table section's records, as its preamble gives them: how many, where the first one starts,

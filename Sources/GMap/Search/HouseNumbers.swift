@@ -1,0 +1,115 @@
+/// House numbers and the words of a geocoding query, folded as the name index folds names
+/// (``NameFolding``), so that the builder, the address index (`ADDR`, Spec/FORMAT.md 5.11) and
+/// every reader agree byte for byte.
+extension NameFolding {
+    /// The key of a house number (Spec/FORMAT.md 5.11): its ``normalized(_:)`` key with every space
+    /// removed that follows a digit and comes before a word of one scalar that is not a digit, so
+    /// that `12a`, `12 A` and `12A` are one key, `12a`, and a letter stays joined to its number:
+    /// `11 B 9` → `11b 9`. A range or a list keeps its words: `12-14`, `12–14` and `12, 14` are all
+    /// `12 14`; `2, 2. krs./Floor 2` is `2 2 krs floor 2`.
+    public static func houseNumberKey(_ text: String) -> [UInt8] {
+        houseNumberKey(normalized: normalized(text))
+    }
+
+    /// ``houseNumberKey(_:)`` of UTF-8 text (invalid sequences become U+FFFD).
+    public static func houseNumberKey(utf8 text: UnsafeRawBufferPointer) -> [UInt8] {
+        houseNumberKey(normalized: normalized(String(decoding: text, as: UTF8.self)))
+    }
+
+    /// ``houseNumberKey(_:)`` of a text already made a key by ``normalized(_:)`` (or the words of
+    /// one, joined by single spaces).
+    public static func houseNumberKey(normalized key: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(key.count)
+        var index = 0
+        while index < key.count {
+            let byte = key[index]
+            if byte == 0x20, let last = result.last, isDigit(last), isSingleNonDigit(key, from: index + 1) {
+                index += 1
+                continue
+            }
+            result.append(byte)
+            index += 1
+        }
+        return result
+    }
+
+    /// Whether the word of `key` starting at `start` (up to the next space or the end) is one scalar
+    /// that is not an ASCII digit.
+    private static func isSingleNonDigit(_ key: [UInt8], from start: Int) -> Bool {
+        guard start < key.count, key[start] != 0x20, !isDigit(key[start]) else { return false }
+        var end = start + 1
+        // UTF-8 continuation bytes belong to the same scalar.
+        while end < key.count, key[end] & 0xC0 == 0x80 { end += 1 }
+        return end == key.count || key[end] == 0x20
+    }
+
+    /// Whether `byte` is an ASCII digit.
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    /// One word of a query, folded as by ``normalized(_:)``, with what the text said around it.
+    package struct QueryWord: Sendable, Equatable {
+        /// The folded word: a word of the query's ``normalized(_:)`` key.
+        package var bytes: [UInt8]
+        /// The comma-separated part of the text it is in (0 for the first).
+        package var part: Int
+        /// Whether a full stop follows it directly (`Mannerheimint.`): it may be cut short.
+        package var isAbbreviated: Bool
+
+        /// Whether it starts with an ASCII digit (a house number or a postal code does).
+        package var startsWithDigit: Bool { bytes.first.map(NameFolding.isDigit) ?? false }
+    }
+
+    /// The words of a geocoding query, in order: the words of its ``normalized(_:)`` key (joined by
+    /// single spaces they are that key), each with the comma-separated part of the text it is in and
+    /// whether a full stop follows it; and each part's text as typed, without spaces at its ends.
+    package static func queryWords(_ text: String) -> (words: [QueryWord], parts: [String]) {
+        var words: [QueryWord] = []
+        var parts: [String] = []
+        var partText: [UInt8] = []
+        var current: [UInt8] = []
+        var part = 0
+        var afterWord = false  // the separators right after a word: the first may be a full stop
+        func endWord() {
+            if !current.isEmpty {
+                words.append(QueryWord(bytes: current, part: part, isAbbreviated: false))
+                current = []
+                afterWord = true
+            }
+        }
+        func endPart() {
+            parts.append(trimmed(partText))
+            partText = []
+        }
+        for scalar in text.unicodeScalars {
+            if scalar == "," {
+                endWord()
+                afterWord = false
+                endPart()
+                part += 1
+                continue
+            }
+            appendUTF8(scalar.value, to: &partText)
+            if isSeparator(scalar) {
+                endWord()
+                if afterWord, scalar == ".", !words.isEmpty { words[words.count - 1].isAbbreviated = true }
+                afterWord = false
+                continue
+            }
+            if isIgnorable(scalar) { continue }
+            afterWord = false
+            append(scalar, to: &current)
+        }
+        endWord()
+        endPart()
+        return (words, parts)
+    }
+
+    /// `bytes` without ASCII spaces and tabs at either end, as a `String`.
+    private static func trimmed(_ bytes: [UInt8]) -> String {
+        var start = 0, end = bytes.count
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+}
