@@ -11,8 +11,9 @@
 #   --update-swift  copy each Examples/swift file into its ```swift block, run nothing
 #
 # Every "$ …" line in the fenced code blocks of README.md and Docs/*.md is run with bash in a temporary directory
-# holding links to the datasets of ../shared/data (or $GMAP_SHARED_DATA), a link Fixtures to the
-# repository's, and world.gmap, a copy of the shipped map; `gmap` on PATH is GMAP, and $GMAP_MAP is
+# holding links to the datasets of ../shared/data (or $GMAP_SHARED_DATA), links Fixtures and Docs to
+# the repository's (the render examples compare their pictures with Docs/*.png; write nothing
+# there), and world.gmap, a copy of the shipped map; `gmap` on PATH is GMAP, and $GMAP_MAP is
 # unset. Its output (stdout and stderr) is compared with the lines shown under it, up to the next
 # "$ " line or the end of the block. The maps the examples use are built by the documents' own
 # `gmap build … -o MAP` examples, which run first, in document order. Scripts/docs/check_docs.py
@@ -67,6 +68,7 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/gmap-readme.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 for file in "$data"/*; do ln -s "$file" "$work/"; done
 ln -s "$repo/Fixtures" "$work/Fixtures"
+ln -s "$repo/Docs" "$work/Docs"
 cp "$repo/Sources/GMapWorld/Resources/world.gmap" "$work/world.gmap"
 if [ -n "$examples" ]; then
     mkdir -p "$work/Examples/swift/.build"

@@ -6,9 +6,9 @@
 #   --scratch-path DIR  SwiftPM's build folder for the snippets' package (default: .build-examples,
 #                       which Examples/swift's build also uses, so that gmap's modules are reused)
 #
-# Each block becomes the body of its own function in one generated program (a package in a
-# temporary folder that depends on this repository by path and imports GMap and GMapBuilder, which
-# re-exports the codecs), built in release. A block must compile as it stands: no names from outside
+# Each block becomes the body of its own function (its `import` lines dropped) in one generated program (a package in a
+# temporary folder that depends on this repository by path and imports GMap, GMapWorld and
+# GMapBuilder, which re-exports the codecs), built in release. A block must compile as it stands: no names from outside
 # it. Prints each block's file and line; exit 0 when the program builds, 1 otherwise (the
 # compiler's messages name the generated file; the list maps its functions back), 2 for bad usage.
 set -euo pipefail
@@ -34,6 +34,7 @@ let package = Package(
     dependencies: [.package(name: "gmap", path: "$repo")],
     targets: [.executableTarget(name: "DocComments", dependencies: [
         .product(name: "GMap", package: "gmap"), .product(name: "GMapBuilder", package: "gmap"),
+        .product(name: "GMapWorld", package: "gmap"),
     ])]
 )
 PACKAGE
@@ -53,12 +54,14 @@ for root, _, files in os.walk(os.path.join(repo, "Sources")):
                 start, body = index + 1, []
                 index += 1
                 while index < len(lines) and not re.match(r"^\s*///\s?```\s*$", lines[index]):
-                    body.append(re.sub(r"^\s*/// ?", "", lines[index]))
+                    text = re.sub(r"^\s*/// ?", "", lines[index])
+                    if not re.match(r"^import \w+\s*$", text):   # the program imports every library
+                        body.append(text)
                     index += 1
                 blocks.append((os.path.relpath(path, repo), start, body))
             index += 1
 with open(output, "w", encoding="utf-8") as file:
-    file.write("import GMap\nimport GMapBuilder\n\n")
+    file.write("import GMap\nimport GMapBuilder\nimport GMapWorld\n\n")
     for number, (path, line, body) in enumerate(blocks):
         file.write(f"// {path}:{line}\nfunc example{number}() throws {{\n")
         file.write("".join("    " + text + "\n" for text in body))

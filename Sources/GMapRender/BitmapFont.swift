@@ -1,7 +1,16 @@
 import GMapCodecs
-/// A tiny bitmap font drawn for gmap: printable ASCII in a 5 × 9 cell (capitals and digits 7
-/// pixels tall, 2 rows below the baseline for descenders), advancing 6 pixels per character.
-/// Any other character is drawn as a hollow box.
+/// A tiny bitmap font drawn for gmap, in a 5 × 9 cell (capitals and digits 7 pixels tall, 2 rows
+/// below the baseline for descenders), advancing 6 pixels per character. It covers:
+///
+/// - printable ASCII, and the Latin-1 Supplement and Latin Extended-A blocks (U+00A0…U+017F):
+///   symbols and letters drawn in ``FontArt``, letters with marks built from their letter and
+///   marks (``AccentedLetters``: an accented capital is drawn 5 rows tall under its mark);
+/// - the letters of Latin Extended-B and Latin Extended Additional, from their names in the same
+///   way, where this font draws the mark, and as the plain letter where it does not (Ș, ạ, ơ → O);
+/// - letters followed by combining marks (U+0300…U+0328), as the letter with its first marks;
+/// - typographic quotes, dashes and spaces, as their ASCII forms (’ → ', – → -).
+///
+/// Any other character (Greek, Cyrillic, CJK, …) is drawn as a hollow box.
 public enum BitmapFont {
     /// Columns of a glyph.
     public static let glyphWidth = 5
@@ -10,100 +19,38 @@ public enum BitmapFont {
     /// Pixels from one character to the next.
     public static let advance = 6
 
-    /// The glyphs as pictures ("#" ink, "." paper): bands of 16 characters (``bandCharacters``),
-    /// 9 rows each, glyphs separated by a space, bands by an empty line.
-    private static let art = """
-        ..... ..#.. .#.#. .#.#. ..#.. ##... .##.. ..#.. ...#. .#... ..... ..... ..... ..... ..... ....#
-        ..... ..#.. .#.#. .#.#. .#### ##..# #..#. ..#.. ..#.. ..#.. ..#.. ..#.. ..... ..... ..... ....#
-        ..... ..#.. .#.#. ##### #.#.. ...#. #.#.. ..#.. .#... ...#. #.#.# ..#.. ..... ..... ..... ...#.
-        ..... ..#.. ..... .#.#. .###. ..#.. .#... ..... .#... ...#. .###. ##### ..... ##### ..... ..#..
-        ..... ..#.. ..... ##### ..#.# .#... #.#.# ..... .#... ...#. #.#.# ..#.. ..... ..... ..... .#...
-        ..... ..... ..... .#.#. ####. #..## #..#. ..... ..#.. ..#.. ..#.. ..#.. .##.. ..... .##.. #....
-        ..... ..#.. ..... .#.#. ..#.. ...## .##.# ..... ...#. .#... ..... ..... .##.. ..... .##.. #....
-        ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..#.. ..... ..... .....
-        ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... .#... ..... ..... .....
-
-        .###. ..#.. .###. ##### ...#. ##### ..##. ##### .###. .###. ..... ..... ...#. ..... .#... .###.
-        #...# .##.. #...# ...#. ..##. #.... .#... ....# #...# #...# .##.. .##.. ..#.. ..... ..#.. #...#
-        #..## ..#.. ....# ..#.. .#.#. ####. #.... ...#. #...# #...# .##.. .##.. .#... ##### ...#. ....#
-        #.#.# ..#.. ...#. ...#. #..#. ....# ####. ..#.. .###. .#### ..... ..... #.... ..... ....# ...#.
-        ##..# ..#.. ..#.. ....# ##### ....# #...# .#... #...# ....# .##.. .##.. .#... ##### ...#. ..#..
-        #...# ..#.. .#... #...# ...#. #...# #...# .#... #...# ...#. .##.. .##.. ..#.. ..... ..#.. .....
-        .###. .###. ##### .###. ...#. .###. .###. .#... .###. .##.. ..... ..#.. ...#. ..... .#... ..#..
-        ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... .#... ..... ..... ..... .....
-        ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... .....
-
-        .###. .###. ####. .###. ###.. ##### ##### .###. #...# .###. ..### #...# #.... #...# #...# .###.
-        #...# #...# #...# #...# #..#. #.... #.... #...# #...# ..#.. ...#. #..#. #.... ##.## #...# #...#
-        #.### #...# #...# #.... #...# #.... #.... #.... #...# ..#.. ...#. #.#.. #.... #.#.# ##..# #...#
-        #.#.# ##### ####. #.... #...# ####. ####. #.### ##### ..#.. ...#. ##... #.... #.#.# #.#.# #...#
-        #.### #...# #...# #.... #...# #.... #.... #...# #...# ..#.. ...#. #.#.. #.... #...# #..## #...#
-        #.... #...# #...# #...# #..#. #.... #.... #...# #...# ..#.. #..#. #..#. #.... #...# #...# #...#
-        .###. #...# ####. .###. ###.. ##### #.... .#### #...# .###. .##.. #...# ##### #...# #...# .###.
-        ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... .....
-        ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... .....
-
-        ####. .###. ####. .#### ##### #...# #...# #...# #...# #...# ##### .###. #.... .###. ..#.. .....
-        #...# #...# #...# #.... ..#.. #...# #...# #...# #...# #...# ....# .#... #.... ...#. .#.#. .....
-        #...# #...# #...# #.... ..#.. #...# #...# #...# .#.#. .#.#. ...#. .#... .#... ...#. #...# .....
-        ####. #...# ####. .###. ..#.. #...# #...# #.#.# ..#.. ..#.. ..#.. .#... ..#.. ...#. ..... .....
-        #.... #.#.# #.#.. ....# ..#.. #...# #...# #.#.# .#.#. ..#.. .#... .#... ...#. ...#. ..... .....
-        #.... #..#. #..#. ....# ..#.. #...# .#.#. #.#.# #...# ..#.. #.... .#... ....# ...#. ..... .....
-        #.... .##.# #...# ####. ..#.. .###. ..#.. .#.#. #...# ..#.. ##### .###. ....# .###. ..... .....
-        ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... #####
-        ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... ..... .....
-
-        .#... ..... #.... ..... ....# ..... ..##. ..... #.... ..#.. ...#. #.... .##.. ..... ..... .....
-        ..#.. ..... #.... ..... ....# ..... .#..# ..... #.... ..... ..... #.... ..#.. ..... ..... .....
-        ...#. .###. #.##. .###. .##.# .###. .#... .#### #.##. .##.. ..##. #..#. ..#.. ##.#. #.##. .###.
-        ..... ....# ##..# #.... #..## #...# ###.. #...# ##..# ..#.. ...#. #.#.. ..#.. #.#.# ##..# #...#
-        ..... .#### #...# #.... #...# ##### .#... #...# #...# ..#.. ...#. ##... ..#.. #.#.# #...# #...#
-        ..... #...# #...# #...# #...# #.... .#... #..## #...# ..#.. ...#. #.#.. ..#.. #.#.# #...# #...#
-        ..... .#### ####. .###. .#### .###. .#... .##.# #...# .###. ...#. #..#. .###. #.#.# #...# .###.
-        ..... ..... ..... ..... ..... ..... ..... ....# ..... ..... #..#. ..... ..... ..... ..... .....
-        ..... ..... ..... ..... ..... ..... ..... .###. ..... ..... .##.. ..... ..... ..... ..... .....
-
-        ..... ..... ..... ..... .#... ..... ..... ..... ..... ..... ..... ...## ..#.. ##... .....
-        ..... ..... ..... ..... .#... ..... ..... ..... ..... ..... ..... ..#.. ..#.. ..#.. .....
-        ####. .#### #.##. .#### ###.. #...# #...# #...# #...# #...# ##### ..#.. ..#.. ..#.. .#...
-        #...# #...# ##..# #.... .#... #...# #...# #...# .#.#. #...# ...#. .#... ..#.. ...#. #.#.#
-        #...# #...# #.... .###. .#... #...# #...# #.#.# ..#.. #...# ..#.. ..#.. ..#.. ..#.. ...#.
-        ##..# #..## #.... ....# .#..# #..## .#.#. #.#.# .#.#. #..## .#... ..#.. ..#.. ..#.. .....
-        #.##. .##.# #.... ####. ..##. .##.# ..#.. .#.#. #...# .##.# ##### ...## ..#.. ##... .....
-        #.... ....# ..... ..... ..... ..... ..... ..... ..... ....# ..... ..... ..... ..... .....
-        #.... ....# ..... ..... ..... ..... ..... ..... ..... .###. ..... ..... ..... ..... .....
-        """
-
-    /// The characters of each band of ``art``, left to right.
-    private static let bandCharacters = [" !\"#$%&'()*+,-./", "0123456789:;<=>?", "@ABCDEFGHIJKLMNO",
-                                         "PQRSTUVWXYZ[\\]^_", "`abcdefghijklmno", "pqrstuvwxyz{|}~"]
-
-    /// For each ASCII code 32…126, its 9 rows; bit 4 of a row is the leftmost pixel.
-    private static let glyphs: [[UInt8]] = {
-        var result = [[UInt8]](repeating: [], count: 95)
-        let bands = art.split(separator: "\n", omittingEmptySubsequences: false).split(whereSeparator: { $0.isEmpty })
-        for (band, characters) in zip(bands, bandCharacters) {
-            let rows = band.map { Array($0.utf8) }
-            for (position, character) in characters.unicodeScalars.enumerated() {
-                result[Int(character.value) - 32] = rows.map { row in
-                    (0..<glyphWidth).reduce(UInt8(0)) { bits, column in
-                        let index = position * (glyphWidth + 1) + column
-                        return bits << 1 | (index < row.count && row[index] == UInt8(ascii: "#") ? 1 : 0)
-                    }
-                }
+    /// The glyph of each character the font draws: ``FontArt``, ``FontArt/sameAs``, then ``AccentedLetters``
+    /// for the Latin letters of U+00C0…U+024F and U+1E00…U+1EFF that have none yet.
+    private static let glyphs: [Unicode.Scalar: [UInt8]] = {
+        var table = FontArt.glyphs(FontArt.ascii, characters: FontArt.asciiCharacters)
+        table.merge(FontArt.glyphs(FontArt.latin, characters: FontArt.latinCharacters)) { drawn, _ in drawn }
+        for (character, shown) in FontArt.sameAs { table[character] = table[shown] }
+        for block in [UInt32(0x00C0)...0x024F, 0x1E00...0x1EFF] {
+            for value in block {
+                guard let scalar = Unicode.Scalar(value), table[scalar] == nil, let name = scalar.properties.name else { continue }
+                table[scalar] = AccentedLetters.glyph(named: name, in: table)
             }
         }
-        return result
+        return table
     }()
 
-    /// Drawn for characters outside printable ASCII.
+    /// Drawn for characters the font does not cover.
     private static let replacement: [UInt8] = [0b11111, 0b10001, 0b10001, 0b10001, 0b10001, 0b10001, 0b11111, 0, 0]
 
-    /// The rows of `character`'s glyph, top first; bit 4 of a row is the leftmost pixel.
+    /// The rows of `character`'s glyph, top first; bit 4 of a row is the leftmost pixel. A
+    /// character of several scalars (a letter and combining marks) is drawn as its first scalar,
+    /// with the marks ``DiacriticMark`` draws when that is an ASCII letter.
     public static func glyph(for character: Character) -> [UInt8] {
-        guard let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
-              scalar.value >= 32, scalar.value < 127 else { return replacement }
-        return glyphs[Int(scalar.value) - 32]
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first, let glyph = glyphs[first] else { return replacement }
+        guard scalars.count > 1, first.isASCII else { return glyph }
+        let marks = scalars.dropFirst().compactMap(DiacriticMark.init(combining:))
+        return AccentedLetters.glyph(letter: first, marks: marks, in: glyphs) ?? glyph
+    }
+
+    /// Whether the font draws `character` (false: it shows as the hollow box).
+    public static func covers(_ character: Character) -> Bool {
+        character.unicodeScalars.first.map { glyphs[$0] != nil } ?? false
     }
 
     /// The width in pixels of `text` drawn in one line (no space after the last character).

@@ -1,5 +1,6 @@
 import GMapCodecs
-/// The key to the tile tints, drawn in the bottom-left corner of a picture with tiles shown.
+/// The key to the tile tints, drawn in the bottom-left corner of a picture with tiles shown, last,
+/// so that nothing covers it (labels keep out of its ``frame(width:height:)``).
 enum MapLegend {
     /// The entries, top to bottom.
     static let entries: [(name: String, shade: TileShade)] = [
@@ -10,15 +11,22 @@ enum MapLegend {
 
     private static let swatchSize = 9, rowHeight = 12, padding = 4
 
-    /// Draws the legend, unless the picture is too small to hold it three times over.
-    static func draw(style: MapStyle, into raster: inout Raster) {
+    /// The rectangle the legend takes in a picture of `width` × `height` pixels, its frame
+    /// included; nil when the picture is too small to hold it three times over (no legend then).
+    static func frame(width: Int, height: Int) -> PixelBox? {
         let textWidth = entries.map { BitmapFont.width(of: $0.name) }.max() ?? 0
         let boxWidth = padding * 2 + swatchSize + 4 + textWidth
         let boxHeight = padding * 2 + rowHeight * entries.count - (rowHeight - swatchSize)
-        guard raster.width >= boxWidth * 3, raster.height >= boxHeight * 3 else { return }
-        let left = padding, top = raster.height - boxHeight - padding
-        raster.fill(x: left - 1, y: top - 1, width: boxWidth + 2, height: boxHeight + 2, with: style.tileLine)
-        raster.fill(x: left, y: top, width: boxWidth, height: boxHeight, with: style.halo)
+        guard width >= boxWidth * 3, height >= boxHeight * 3 else { return nil }
+        return PixelBox(x: padding - 1, y: height - boxHeight - padding - 1, width: boxWidth + 2, height: boxHeight + 2)
+    }
+
+    /// Draws the legend in its ``frame(width:height:)``, over whatever is there.
+    static func draw(style: MapStyle, into raster: inout Raster) {
+        guard let frame = frame(width: raster.width, height: raster.height) else { return }
+        let left = frame.x + 1, top = frame.y + 1
+        raster.fill(x: frame.x, y: frame.y, width: frame.width, height: frame.height, with: style.tileLine)
+        raster.fill(x: left, y: top, width: frame.width - 2, height: frame.height - 2, with: style.halo)
         for (row, entry) in entries.enumerated() {
             let y = top + padding + row * rowHeight
             if case .split = entry.shade {

@@ -45,12 +45,13 @@ public struct RenderedMap: Sendable {
 /// - Tiles (``Options/showsTiles``): each pixel is tinted by the leaf tile its centre falls in —
 ///   empty (blue), covered (green), mixed, a top-level tile record (orange), or split, a record
 ///   part of a split tile (magenta, stronger with depth) — with tile outlines where tiles are at
-///   least 4 pixels wide (top-level edges dark grey, split edges dark magenta) and a legend.
-/// - Points: a cross at each point (red when no feature contains it) labelled with the id of
-///   the feature a lookup of the point gives, or "-".
+///   least 4 pixels wide (top-level edges dark grey, split edges dark magenta) and a legend,
+///   drawn last so that nothing covers it.
 /// - Layers of lines and points (format 3.1), the map's own when it is one, and
 ///   ``Options/overlays``: streets as lines (main roads wider, by their `class` property), points
-///   as dots, and names where they fit (``OpenLayerPainter``).
+///   as dots, and, with ``Options/labels``, names where they fit (``OpenLayerPainter``).
+/// - Points: a cross at each point (red when no feature contains it) labelled with the id of
+///   the feature a lookup of the point gives, or "-".
 public enum MapRenderer {
     /// The most pixels a picture may have (e.g. 4096 × 4096, or 5792 × 2896 for the world).
     public static let maximumPixels = 16_777_216
@@ -69,10 +70,14 @@ public enum MapRenderer {
         public var threads: Int
         /// Layers of lines or points (format 3.1) drawn over the map; layers of polygons here are ignored.
         public var overlays: [GMap]
+        /// Whether to name the features of layers of lines and points (off: lines and dots only).
+        public var labels: Bool
 
         /// Options from their parts.
-        public init(showsTiles: Bool = false, points: [RenderPoint] = [], style: MapStyle = .standard, threads: Int = 1, overlays: [GMap] = []) {
+        public init(showsTiles: Bool = false, points: [RenderPoint] = [], style: MapStyle = .standard, threads: Int = 1,
+                    overlays: [GMap] = [], labels: Bool = false) {
             self.overlays = overlays
+            self.labels = labels
             self.showsTiles = showsTiles
             self.points = points
             self.style = style
@@ -111,17 +116,18 @@ public enum MapRenderer {
             shadeTiles(tiles, style: style, into: &raster)
             leafTiles = tiles.leafTileCount
             unreadable = tiles.unreadableEntries
-            MapLegend.draw(style: style, into: &raster)
         }
-        var painter = OpenLayerPainter(window: window, style: style)
+        let legend = options.showsTiles ? MapLegend.frame(width: width, height: height) : nil
+        var painter = OpenLayerPainter(window: window, style: style, labels: options.labels, reserved: legend.map { [$0] } ?? [])
         painter.draw((map.geometryKind == .polygons ? [] : [map]) + options.overlays, into: &raster)
         var drawn = 0
         for point in options.points {
             guard let pixel = window.pixel(latitude: point.latitude, longitude: point.longitude) else { continue }
             drawn += 1
             let answer = map.lookup(latitude: point.latitude, longitude: point.longitude)
-            PointMarker.draw(at: pixel, label: answer?.id ?? "-", found: answer != nil, style: style, into: &raster)
+            PointMarker.draw(at: pixel, label: answer?.id ?? "-", found: answer != nil, style: style, avoiding: legend, into: &raster)
         }
+        if options.showsTiles { MapLegend.draw(style: style, into: &raster) }
         let featuresDrawn = colouring.slots.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
         return RenderedMap(raster: raster, featuresDrawn: featuresDrawn, colourCount: colouring.slotCount, overlapPixels: overlapPixels,
                            pointsDrawn: drawn, pointsOutside: options.points.count - drawn, leafTiles: leafTiles, unreadableTileEntries: unreadable,

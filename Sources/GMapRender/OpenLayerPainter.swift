@@ -31,23 +31,33 @@ enum LineClass: Int, Comparable {
 
 /// Draws layers of lines and points (format 3.1) over a picture: each line feature's segments
 /// as read from the tiles, wider and in the main-road colour by ``LineClass``; each point as a
-/// dot; then the ids of point features (in layers with label points) and of main and middle
-/// roads (at their label points) where the text fits without covering another label.
+/// dot (3 × 3 pixels with a halo, or 1 pixel where the layer's points are dense in the picture);
+/// and, when asked for, names: the ids of point features (in layers with label points, largest
+/// `population` first) and of main and middle roads (at their label points), where the text fits
+/// without covering another label or a reserved rectangle (the legend).
 struct OpenLayerPainter {
+    /// A layer whose points in the picture have fewer than this many pixels each gets 1-pixel dots.
+    static let pixelsPerLargeDot = 400
+
     let window: MapWindow
     let style: MapStyle
-    /// Text already placed: rectangles no other label may cover.
-    private var labelBoxes: [(x: Int, y: Int, width: Int, height: Int)] = []
+    /// Whether to draw names.
+    let labels: Bool
+    /// Rectangles no label may cover: the reserved ones, then the labels placed.
+    private var labelBoxes: [PixelBox]
     /// Segments and points drawn.
     private(set) var segmentsDrawn = 0, pointsDrawn = 0
 
-    /// A painter for `window`, drawing in `style`.
-    init(window: MapWindow, style: MapStyle) {
+    /// A painter for `window`, drawing in `style`, with names when `labels` is true, kept out of `reserved`.
+    init(window: MapWindow, style: MapStyle, labels: Bool, reserved: [PixelBox] = []) {
         self.window = window
         self.style = style
+        self.labels = labels
+        labelBoxes = reserved
     }
 
-    /// Draws `layers` (those of lines first, then those of points, each in the order given) and their labels.
+    /// Draws `layers` (those of lines first, then those of points, each in the order given) and,
+    /// with ``labels``, their names.
     mutating func draw(_ layers: [GMap], into raster: inout Raster) {
         let lines = layers.filter { $0.geometryKind == .lines }, points = layers.filter { $0.geometryKind == .points }
         var lineClasses: [[LineClass]] = []
@@ -60,6 +70,7 @@ struct OpenLayerPainter {
             }
         }
         for layer in points { drawPoints(of: layer, into: &raster) }
+        guard labels else { return }
         for layer in points { labelPoints(of: layer, into: &raster) }
         for (layer, classes) in zip(lines, lineClasses) { labelLines(of: layer, classes: classes, into: &raster) }
     }
@@ -93,22 +104,34 @@ struct OpenLayerPainter {
 
     private mutating func drawPoints(of layer: GMap, into raster: inout Raster) {
         let quantizer = layer.quantizer
+        var pixels: [(x: Int, y: Int)] = []
         layer.forEachLeafTile { tile in
             guard tile.kind == .record, meets(tile, quantizer) else { return }
             layer.forEachPoint(in: tile) { point in
                 let p = position(point.x, point.y, quantizer)
                 guard p.x >= 0, p.y >= 0, p.x < Double(raster.width), p.y < Double(raster.height) else { return }
-                let x = Int(p.x), y = Int(p.y)
-                raster.fill(x: x - 2, y: y - 2, width: 5, height: 5, with: style.halo)
-                raster.fill(x: x - 1, y: y - 1, width: 3, height: 3, with: style.pointInk)
-                pointsDrawn += 1
+                pixels.append((Int(p.x), Int(p.y)))
             }
         }
+        if pixels.count * Self.pixelsPerLargeDot <= raster.width * raster.height {
+            for (x, y) in pixels { raster.fill(x: x - 2, y: y - 2, width: 5, height: 5, with: style.halo) }
+            for (x, y) in pixels { raster.fill(x: x - 1, y: y - 1, width: 3, height: 3, with: style.pointInk) }
+        } else {
+            for (x, y) in pixels { raster[x, y] = style.pointInk }
+        }
+        pointsDrawn += pixels.count
     }
 
-    /// The ids of point features with label points, beside their points.
+    /// The ids of point features with label points, beside their points: those of a larger
+    /// `population` property first, then those without one, in the layer's order.
     private mutating func labelPoints(of layer: GMap, into raster: inout Raster) {
-        for feature in layer.features {
+        let features = layer.features
+        let population = features.map { feature -> Double in
+            guard let value = feature.property("population").flatMap(Double.init), value.isFinite else { return -1 }
+            return value
+        }
+        let order = features.indices.sorted { (population[$0], -$0) > (population[$1], -$1) }
+        for feature in order.map({ features[$0] }) {
             guard let point = feature.labelPoint, let pixel = window.pixel(latitude: point.latitude, longitude: point.longitude) else { continue }
             if !place(feature.id, x: pixel.x + 4, y: pixel.y - 4, into: &raster) {
                 place(feature.id, x: pixel.x - 4 - BitmapFont.width(of: feature.id), y: pixel.y - 4, into: &raster)
@@ -127,15 +150,12 @@ struct OpenLayerPainter {
     }
 
     /// Draws `text` with its top left at (`x`, `y`) when it lies inside the picture and covers no
-    /// other label; false when it does not fit.
+    /// other label and no reserved rectangle; false when it does not fit.
     @discardableResult
     private mutating func place(_ text: String, x: Int, y: Int, into raster: inout Raster) -> Bool {
-        let box = (x: x - 1, y: y - 1, width: BitmapFont.width(of: text) + 2, height: BitmapFont.glyphHeight + 2)
-        guard !text.isEmpty, box.x >= 0, box.y >= 0, box.x + box.width <= raster.width, box.y + box.height <= raster.height else { return false }
-        let overlaps = labelBoxes.contains { other in
-            box.x < other.x + other.width && other.x < box.x + box.width && box.y < other.y + other.height && other.y < box.y + box.height
-        }
-        guard !overlaps else { return false }
+        let box = PixelBox.text(text, x: x, y: y)
+        guard !text.isEmpty, box.isInside(width: raster.width, height: raster.height),
+              !labelBoxes.contains(where: box.intersects) else { return false }
         labelBoxes.append(box)
         BitmapFont.draw(text, x: x, y: y, colour: style.ink, halo: style.halo, into: &raster)
         return true

@@ -5,8 +5,10 @@ enum PointMarker {
     static let armLength = 3
 
     /// Draws the cross at `pixel` (in the style's ink, or its miss colour when `found` is false) and
-    /// `label` to its right, or to its left when it would not fit.
-    static func draw(at pixel: (x: Int, y: Int), label: String, found: Bool, style: MapStyle, into raster: inout Raster) {
+    /// `label` to its right, or to its left when it would not fit in the picture or would cover
+    /// `avoiding` (the legend) there and fits on the left.
+    static func draw(at pixel: (x: Int, y: Int), label: String, found: Bool, style: MapStyle, avoiding reserved: PixelBox? = nil,
+                     into raster: inout Raster) {
         let arm = armLength
         var cross: [(Int, Int)] = [(0, 0)]
         for step in 1...arm { cross += [(step, 0), (-step, 0), (0, step), (0, -step)] }
@@ -16,9 +18,12 @@ enum PointMarker {
             }
         }
         for (dx, dy) in cross { raster[pixel.x + dx, pixel.y + dy] = found ? style.ink : style.missInk }
-        let textWidth = BitmapFont.width(of: label)
-        var textX = pixel.x + arm + 3
-        if textX + textWidth > raster.width, pixel.x - arm - 3 - textWidth >= 0 { textX = pixel.x - arm - 3 - textWidth }
-        BitmapFont.draw(label, x: textX, y: pixel.y - 3, colour: style.ink, halo: style.halo, into: &raster)
+        let textY = pixel.y - 3, right = pixel.x + arm + 3, left = pixel.x - arm - 3 - BitmapFont.width(of: label)
+        func fits(_ x: Int) -> Bool {
+            let box = PixelBox.text(label, x: x, y: textY)
+            return x >= 0 && x + BitmapFont.width(of: label) <= raster.width && !(reserved.map(box.intersects) ?? false)
+        }
+        let textX = !fits(right) && fits(left) ? left : right
+        BitmapFont.draw(label, x: textX, y: textY, colour: style.ink, halo: style.halo, into: &raster)
     }
 }

@@ -42,9 +42,8 @@ enum BuildCommand: Command {
         do {
             try options.validate()
         } catch let error as BuildError {
-            let flag = !(2...16).contains(options.splitFactor) ? "--split"
-                : !(0...12).contains(options.maximumDepth) ? "--max-depth" : options.maximumEdgesPerTile < 1 ? "--max-edges" : "--tile-size"
-            throw CommandFailure(message: "\(flag): \(error.description)")
+            guard let setting = error.setting else { throw CommandFailure(message: error.description) }
+            throw CommandFailure(message: "\(flag(for: setting)): \(error.description)")
         }
         let started = Date()
         var map = LayeredMapBuilder()
@@ -151,6 +150,16 @@ enum BuildCommand: Command {
         return choice
     }
 
+    /// The flag that sets a tiling setting: the one place the command line names them.
+    static func flag(for setting: BuildOptions.Setting) -> String {
+        switch setting {
+        case .splitFactor: "--split"
+        case .maximumDepth: "--max-depth"
+        case .maximumEdgesPerTile: "--max-edges"
+        case .tileSize: "--tile-size"
+        }
+    }
+
     static func parseOptions(_ list: ArgumentList) throws -> BuildOptions {
         var options = BuildOptions()
         if let id = list.value("--id") {
@@ -204,8 +213,8 @@ enum BuildCommand: Command {
             throw CommandFailure(message: "--top '\(other)' must be entries, packed or auto (the default)")
         }
         options.maximumEdgesPerTile = try integer(list, "--max-edges", default: options.maximumEdgesPerTile, range: 1...100_000)
-        options.splitFactor = try integer(list, "--split", default: options.splitFactor, range: 2...16)
-        options.maximumDepth = try integer(list, "--max-depth", default: options.maximumDepth, range: 0...12)
+        options.splitFactor = try integer(list, flag(for: .splitFactor), default: options.splitFactor, range: BuildOptions.splitFactorRange)
+        options.maximumDepth = try integer(list, flag(for: .maximumDepth), default: options.maximumDepth, range: BuildOptions.maximumDepthRange)
         options.inputLimits.stringBytes = try SizeOption.bytes(list, "--max-string", default: options.inputLimits.stringBytes)
         options.inputLimits.numberBytes = try SizeOption.bytes(list, "--max-number", default: options.inputLimits.numberBytes)
         options.inputLimits.propertyBytes = try SizeOption.bytes(list, "--max-properties", default: options.inputLimits.propertyBytes)

@@ -4,12 +4,12 @@ import GMapRender
 import GMapBuilder
 import GMapCodecs
 
-/// `gmap render [MAP] -o OUT.png [--width N] [--bbox W,S,E,N] [--tiles] [--points FILE] [--layer NAME]`.
+/// `gmap render [MAP] -o OUT.png [--width N] [--bbox W,S,E,N] [--tiles] [--points FILE] [--layer NAME] [--labels]`.
 enum RenderCommand: Command {
     static let name = "render"
     static let summary = "draws the map as a PNG, as it answers"
     static let options: Set<String> = ["-o", "--output", "--width", "--bbox", "--points", "--layer"]
-    static let flags: Set<String> = ["--tiles", "--quiet", "-q"]
+    static let flags: Set<String> = ["--tiles", "--labels", "--quiet", "-q"]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         let location: MapLocation
@@ -28,7 +28,8 @@ enum RenderCommand: Command {
         let window = try self.window(for: map, list: list)
         let points = try list.value("--points").map(RenderPointsFile.read) ?? []
         let options = MapRenderer.Options(showsTiles: list.has("--tiles"), points: points,
-                                          threads: ProcessInfo.processInfo.activeProcessorCount, overlays: overlays)
+                                          threads: ProcessInfo.processInfo.activeProcessorCount, overlays: overlays,
+                                          labels: list.has("--labels"))
         let drawingStarted = Date()
         let rendered = MapRenderer.render(map, window: window, options: options)
         let encodingStarted = Date()
@@ -174,7 +175,7 @@ extension RenderCommand {
     /// What `gmap help render` prints.
     static let help = """
     gmap render [MAP] -o OUT.png [--width N] [--bbox W,S,E,N] [--tiles] [--points FILE]
-                [--layer NAME] [--quiet]
+                [--layer NAME] [--labels] [--quiet]
 
     Draws the map as it answers: each pixel takes the colour of the feature that a lookup of the
     pixel's centre gives, in an equirectangular projection (longitude across, latitude up), over
@@ -199,7 +200,8 @@ extension RenderCommand {
                             mixed    orange   a top-level tile record: features with their edges
                             split    magenta  a record in a part of a split tile, stronger with depth
                           outlines where tiles are at least 4 pixels wide: dark grey for top-level
-                          tiles, dark magenta for the cuts of split tiles
+                          tiles, dark magenta for the cuts of split tiles; the legend (bottom left)
+                          is drawn last, and labels keep out of it
       --points FILE       mark the points of FILE with a cross and the id a lookup gives ("-" and
                           a red cross when no feature contains the point). FILE has "lat,lon" or
                           "lat lon" lines; blank lines and lines starting with # are skipped; extra
@@ -209,14 +211,23 @@ extension RenderCommand {
                           with every layer of lines and the first of points over it); repeat
                           it to draw several: the first of polygons is coloured, layers of
                           lines and points are drawn over it: streets as lines (main roads,
-                          by their "class" property, wider and orange), points as dots, and
-                          the ids of places and main roads where they fit
+                          by their "class" property, wider and orange) and points as dots
+                          (1 pixel where there are more than one for every 400 pixels)
+      --labels            name what the layers of lines and points draw: the ids of points
+                          (largest "population" first, when they have one) and of main and
+                          middle roads, where a name fits without covering another or the
+                          legend (default: no names, so that a map of 17,225 towns stays a map).
+                          Names are drawn in gmap's 5 × 9 font: ASCII, Latin-1 and Latin
+                          Extended-A (accented letters built from letter and mark); other Latin
+                          letters with the marks the font has, else as the plain letter; other
+                          scripts (Greek, Cyrillic, CJK) as a box
       -q, --quiet         print no summary
 
     EXAMPLES
       gmap render world.gmap -o world.png --width 1200
       gmap render world.gmap -o gibraltar.png --bbox -5.6,35.9,-5.1,36.3 --tiles --width 800
       gmap render tz.gmap -o europe.png --bbox -12,34,32,62 --points cities.csv
+      gmap render -o alps.png --bbox 5,45,12,48.5 --width 1000 --labels
 
     """
 }

@@ -105,8 +105,15 @@ extension VerifyCommand {
     directory node (format 3: node pointers, node count, the packed directory's rank samples),
     each tile record decoded to its end (feature indexes, vertex counts, coordinates in range;
     format 3: slot masks, run order, corner padding),
-    each feature, property and metadata record and its strings (in bounds, valid UTF-8). Prints
-    "sound", or each problem with where it is (section, tile, byte offset), at most N (default 50).
+    each feature, property and metadata record and its strings (in bounds, valid UTF-8). It also
+    checks what a damaged but well-formed record breaks between tiles (CRCs recomputed after the
+    damage do not hide it): every ring closes at each vertex of a record; each record's corner bits
+    agree with the tile that answers for its south-east corner; an edge (a segment, in a layer of
+    lines) that reaches a neighbouring tile is stored there too, for the same features; the name
+    index holds exactly the keys of every feature's id and names; the layer table names sections
+    that exist, none twice, and every layer section belongs to a layer. Prints "sound", or each
+    problem with where it is (section, tile by column, row and parts, byte offset), at most N
+    (default 50).
 
     --known FILE also looks up each "latitude,longitude,expected_id" line of FILE ("#" starts a
     comment; "-" means no feature) and lists every point that answers differently. A line of six

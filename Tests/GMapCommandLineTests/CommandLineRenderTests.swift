@@ -157,6 +157,7 @@ final class CommandLineRenderTests: CommandLineTestCase {
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.stdout.hasPrefix("gmap render [MAP] -o OUT.png"), help.stdout)
         XCTAssertTrue(help.stdout.contains("--tiles"))
+        XCTAssertTrue(help.stdout.contains("\n  --labels  "), help.stdout)
         XCTAssertEqual(try run(["render", "--help"]).stdout, help.stdout)
     }
 }

@@ -276,9 +276,16 @@ final class LinesAndPointsToolsTests: CommandLineTestCase {
         // The town's dot at (0.755, 0.745): column 75, row 25.
         XCTAssertEqual(picture.pixel(75, 25), style.pointInk)
         XCTAssertEqual(picture.pixel(76, 26), style.pointInk)
-        // Its name beside it, in ink.
-        let ink = (79..<110).flatMap { x in (18..<30).map { y in picture.pixel(x, y) } }.filter { $0 == style.ink }
-        XCTAssertGreaterThan(ink.count, 10, "the name Town")
+        // No names without --labels; with it, the town's name beside it, in ink.
+        func nameInk(_ image: PNGTestDecoder.Image) -> Int {
+            (79..<110).flatMap { x in (18..<30).map { y in image.pixel(x, y) } }.filter { $0 == style.ink }.count
+        }
+        XCTAssertEqual(picture.pixels.filter { $0 == style.ink }.count, 0, "no names")
+        let labelled = try run(["render", map, "-o", path("labelled.png"), "--bbox", "0,0,3,1", "--width", "300", "--labels", "-q"])
+        XCTAssertEqual(labelled.status, 0, labelled.stderr)
+        let named = try PNGTestDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path("labelled.png")))))
+        XCTAssertGreaterThan(nameInk(named), 10, "the name Town")
+        XCTAssertEqual(named.pixel(75, 25), style.pointInk)
         // --layer picks the layers drawn: the places alone have no road.
         let only = try run(["render", map, "-o", path("places.png"), "--bbox", "0,0,3,1", "--width", "300", "--layer", "places", "-q"])
         XCTAssertEqual(only.status, 0, only.stderr)

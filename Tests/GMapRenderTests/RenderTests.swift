@@ -264,10 +264,77 @@ final class RenderTests: XCTestCase {
         XCTAssertEqual(BitmapFont.glyph(for: "_"), [0, 0, 0, 0, 0, 0, 0, 0b11111, 0])
         XCTAssertEqual(BitmapFont.glyph(for: "g").suffix(2), [0b00001, 0b01110], "g has a descender")
         XCTAssertEqual(BitmapFont.glyph(for: "|"), [0b00100, 0b00100, 0b00100, 0b00100, 0b00100, 0b00100, 0b00100, 0, 0])
-        XCTAssertEqual(BitmapFont.glyph(for: "é"), BitmapFont.glyph(for: "ø"), "other characters are a box")
-        XCTAssertNil(seen[BitmapFont.glyph(for: "é")])
+        XCTAssertEqual(BitmapFont.glyph(for: "Ж"), BitmapFont.glyph(for: "東"), "other scripts are a box")
+        XCTAssertNil(seen[BitmapFont.glyph(for: "Ж")])
+        XCTAssertFalse(BitmapFont.covers("Ж"))
         XCTAssertEqual(BitmapFont.width(of: "US-TX"), 29)
         XCTAssertEqual(BitmapFont.width(of: ""), 0)
+    }
+
+    /// Every character of Latin-1 Supplement and Latin Extended-A (U+00A0…U+017F) has a glyph of
+    /// its own: none is the box, and none looks like another character, except the few that are
+    /// the same picture on purpose (a no-break space, a soft hyphen, Đ and Ð) and accented
+    /// capitals whose 5-row form is their small letter's (Ö and ö).
+    func testFontCoversLatin1AndLatinExtendedA() {
+        let box = BitmapFont.glyph(for: "Ж")
+        func sameOnPurpose(_ a: Character, _ b: Character) -> Bool {
+            let pair = Set([a, b])
+            return pair == [" ", "\u{A0}"] || pair == ["-", "\u{AD}"] || pair == ["Ð", "Đ"]
+                || (a.isUppercase && String(a).lowercased() == String(b)) || (b.isUppercase && String(b).lowercased() == String(a))
+        }
+        var seen: [[UInt8]: Character] = [:]
+        var sameCount = 0
+        let characters = (32..<127).compactMap(Unicode.Scalar.init) + (0xA0...0x17F).compactMap(Unicode.Scalar.init)
+        for scalar in characters {
+            let character = Character(scalar)
+            let glyph = BitmapFont.glyph(for: character)
+            XCTAssertTrue(BitmapFont.covers(character), "U+\(String(scalar.value, radix: 16)) \(character)")
+            XCTAssertNotEqual(glyph, box, "\(character) is not a box")
+            XCTAssertEqual(glyph.count, BitmapFont.glyphHeight)
+            XCTAssert(glyph.allSatisfy { $0 < 1 << BitmapFont.glyphWidth }, "'\(character)' is 5 pixels wide")
+            XCTAssertEqual(glyph.allSatisfy { $0 == 0 }, character == " " || character == "\u{A0}", "'\(character)' has ink")
+            if let other = seen[glyph] {
+                XCTAssert(sameOnPurpose(other, character), "'\(character)' looks like '\(other)'")
+                sameCount += 1
+            } else {
+                seen[glyph] = character
+            }
+        }
+        XCTAssertLessThan(sameCount, 25, "only a few accented capitals look like their small letters")
+        XCTAssertEqual(seen[BitmapFont.glyph(for: "ö")], "Ö")
+        XCTAssertNotEqual(BitmapFont.glyph(for: "Ü"), BitmapFont.glyph(for: "ü"))
+    }
+
+    /// A letter with a mark is its letter with the mark drawn above (rows 0–1) or below (rows 7–8):
+    /// a small letter keeps its x-height rows, a capital is 5 rows tall under a mark above and
+    /// whole over a mark below; decomposed letters and other Latin letters are built the same way.
+    func testAccentedLettersAreTheirLetterAndMark() {
+        func rows(_ character: Character, _ range: Range<Int>) -> [UInt8] { Array(BitmapFont.glyph(for: character)[range]) }
+        XCTAssertEqual(rows("ü", 2..<9), rows("u", 2..<9))
+        XCTAssertEqual(rows("ü", 0..<2), [0b01010, 0])
+        XCTAssertEqual(rows("é", 0..<2), [0b00010, 0b00100])
+        XCTAssertEqual(rows("è", 0..<2), [0b01000, 0b00100])
+        XCTAssertEqual(rows("í", 2..<7), rows("ı", 2..<7), "i loses its dot under a mark")
+        XCTAssertEqual(rows("ç", 0..<7), rows("c", 0..<7))
+        XCTAssertEqual(rows("Ç", 0..<7), rows("C", 0..<7), "a capital stays whole over a mark below")
+        XCTAssertEqual(rows("Ç", 7..<9), [0b00100, 0b01100])
+        XCTAssertEqual(rows("Ö", 2..<7), [0b01110, 0b10001, 0b10001, 0b10001, 0b01110], "O shrunk to 5 rows")
+        XCTAssertEqual(rows("É", 2..<7), [0b11111, 0b10000, 0b11110, 0b10000, 0b11111])
+        XCTAssertEqual(rows("Ö", 7..<9), [0, 0])
+        XCTAssertEqual(BitmapFont.glyph(for: "u\u{308}"), BitmapFont.glyph(for: "ü"), "decomposed as precomposed")
+        XCTAssertEqual(BitmapFont.glyph(for: "Ș"), rows("S", 0..<7) + [0b00100, 0b01000], "Latin Extended-B: S with a comma below")
+        XCTAssertEqual(BitmapFont.glyph(for: "ơ"), BitmapFont.glyph(for: "o"), "a mark the font does not draw: the letter")
+        XCTAssertEqual(BitmapFont.glyph(for: "’"), BitmapFont.glyph(for: "'"))
+        XCTAssertEqual(BitmapFont.glyph(for: "–"), BitmapFont.glyph(for: "-"))
+        // Names of the shipped map's towns draw without a box.
+        for name in ["Zürich", "Charleville-Mézières", "Łódź", "Ústí nad Labem", "Nykøbing Falster", "Győr", "Şanlıurfa", "Côte d’Ivoire"] {
+            XCTAssert(name.allSatisfy(BitmapFont.covers), name)
+            XCTAssertFalse(name.contains { BitmapFont.glyph(for: $0) == BitmapFont.glyph(for: "Ж") }, name)
+        }
+        var raster = Raster(width: 40, height: 12, filledWith: Self.style.background)
+        BitmapFont.draw("Zürich", x: 1, y: 1, colour: Self.style.ink, into: &raster)
+        XCTAssertEqual(Self.inkPixels(in: raster, x: 0, y: 0, width: 40, height: 12), FontInk.pixels(of: "Zürich"))
+        XCTAssertNotEqual(FontInk.pixels(of: "Zürich"), FontInk.pixels(of: "Zurich"))
     }
 
     func testWindowShapesAndLimits() throws {
@@ -309,5 +376,59 @@ final class RenderTests: XCTestCase {
         }
         // A flat map compresses far: under a tenth of its filtered rows.
         XCTAssertLessThan(encoded.bytes.count * 10, encoded.imageDataLength)
+    }
+
+    /// The shipped map's towns: dots, without names unless asked for; 1-pixel dots over the world,
+    /// where there are more than one for every 400 pixels, 3 × 3 dots with a halo over Benelux.
+    func testTownsAreDotsAndNamedOnlyWithLabels() throws {
+        let map = try GMap(contentsOf: TestSupport.shippedMap)
+        let towns = try XCTUnwrap(map.layer(named: "towns"))
+        func count(_ raster: Raster, _ colour: RGBColour) -> Int { raster.pixels.reduce(0) { $0 + ($1 == colour ? 1 : 0) } }
+        let world = try MapWindow(west: -180, south: -90, east: 180, north: 90, width: 1200, maximumPixels: MapRenderer.maximumPixels)
+        let dots = MapRenderer.render(map, window: world, options: .init(threads: 2, overlays: [towns]))
+        XCTAssertEqual(dots.mapPointsDrawn, towns.featureCount)
+        XCTAssertGreaterThan(count(dots.raster, Self.style.pointInk), 5_000, "a pixel for each town, some shared")
+        XCTAssertEqual(count(dots.raster, Self.style.halo), 0, "no halo, no names")
+        XCTAssertEqual(count(dots.raster, Self.style.ink), 0)
+        let named = MapRenderer.render(map, window: world, options: .init(threads: 2, overlays: [towns], labels: true))
+        XCTAssertGreaterThan(count(named.raster, Self.style.ink), 10_000, "names")
+        XCTAssertGreaterThan(count(named.raster, Self.style.halo), 10_000)
+        let benelux = try MapWindow(west: 2, south: 49, east: 8, north: 54, width: 900, maximumPixels: MapRenderer.maximumPixels)
+        let sparse = MapRenderer.render(map, window: benelux, options: .init(threads: 2, overlays: [towns]))
+        XCTAssertLessThan(sparse.mapPointsDrawn * 400, 900 * 750)
+        XCTAssertEqual(Double(count(sparse.raster, Self.style.pointInk)), Double(9 * sparse.mapPointsDrawn), accuracy: Double(9 * sparse.mapPointsDrawn) / 5,
+                       "3 × 3 dots (a few overlap)")
+        XCTAssertEqual(count(sparse.raster, Self.style.ink), 0)
+    }
+
+    /// With tiles, the legend is drawn last and names keep out of it: its rectangle is the same
+    /// with and without names and points, and no name's ink touches its frame.
+    func testNothingCoversTheLegend() throws {
+        let map = try GMap(contentsOf: TestSupport.shippedMap)
+        let towns = try XCTUnwrap(map.layer(named: "towns"))
+        // Benelux at 900 pixels: Beauvais and Cergy lie by the legend in the bottom-left corner, and
+        // so do the two points marked (under it: the legend hides their crosses and labels).
+        let window = try MapWindow(west: 2, south: 49, east: 8, north: 54, width: 900, maximumPixels: MapRenderer.maximumPixels)
+        let points = [RenderPoint(latitude: 49.05, longitude: 2.1), RenderPoint(latitude: 49.2, longitude: 2.2)]
+        let plain = MapRenderer.render(map, window: window, options: .init(showsTiles: true, threads: 2)).raster
+        let busy = MapRenderer.render(map, window: window, options: .init(showsTiles: true, points: points, threads: 2, overlays: [towns], labels: true)).raster
+        // The legend's frame: 64 × 55 pixels, 3 pixels from the left edge and from the bottom.
+        let frame = (x: 3, y: busy.height - 58, width: 64, height: 55)
+        XCTAssertEqual(busy[frame.x, frame.y], Self.style.tileLine)
+        XCTAssertEqual(busy[frame.x + frame.width - 1, frame.y + frame.height - 1], Self.style.tileLine)
+        XCTAssertEqual(busy[frame.x + frame.width, frame.y + frame.height], plain[frame.x + frame.width, frame.y + frame.height])
+        var inkAround = 0
+        for y in (frame.y - 1)...(frame.y + frame.height) {
+            for x in (frame.x - 1)...(frame.x + frame.width) {
+                let inside = x >= frame.x && x < frame.x + frame.width && y >= frame.y && y < frame.y + frame.height
+                if inside {
+                    XCTAssertEqual(busy[x, y], plain[x, y], "legend pixel (\(x), \(y))")
+                } else if busy[x, y] == Self.style.ink {
+                    inkAround += 1
+                }
+            }
+        }
+        XCTAssertEqual(inkAround, 0, "no name runs into the legend")
+        XCTAssertGreaterThan(busy.pixels.filter { $0 == Self.style.ink }.count, 1_000, "names elsewhere")
     }
 }

@@ -18,6 +18,11 @@ package enum TestSupport {
         return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
     }()
 
+    /// Whether the tests run in a sanitizer build (`GMAP_SANITIZER=address` or `thread`, which
+    /// `.ci/run` sets for those suites): a debug build many times slower, whose address space a
+    /// `ulimit -v` cannot bound. Tests that measure time or memory skip there, and long loops shrink.
+    package static let underSanitizer = ProcessInfo.processInfo.environment["GMAP_SANITIZER"].map { !$0.isEmpty } ?? false
+
     /// Whether the long oracles run: `GMAP_LONG_TESTS=1` (`.ci/run` sets it). Without it the suite
     /// runs in minutes: the oracles take fewer points and the tests that build the 182 MB time-zone
     /// dataset more than once are skipped, saying so.

@@ -261,6 +261,7 @@ final class FormatThreeTests: XCTestCase {
         XCTAssertEqual(OracleCheck.disagreements(map: three, oracle: oracle, points: points), [], "\(label): format 3")
         XCTAssertEqual(OracleCheck.disagreements(map: two, oracle: evenOdd, points: points), [], "\(label): format 2")
         XCTAssertEqual(MapVerifier(map: three).problems, [], label)
+        XCTAssertEqual(MapVerifier(map: two).problems, [], "\(label): format 2")
     }
 }
 

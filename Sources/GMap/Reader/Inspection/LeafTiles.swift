@@ -72,6 +72,13 @@ extension GMap {
         return unreadable
     }
 
+    /// The absolute byte offset of a record tile's record in the file (nil for other tiles): how the
+    /// verifier's mutation tests find the bytes of one record.
+    @_spi(Testing) public func recordOffset(of tile: LeafTile) -> Int? {
+        guard tile.kind == .record else { return nil }
+        return layout.tilesOffset + Int(TileEntry.payload(of: tile.entry))
+    }
+
     /// Calls `body` with each edge of each feature in a record tile, in file order (runs in record
     /// order; an edge shared by several features, stored once in format 3, is given once for each
     /// of them, smallest area first, all in its stored direction). Returns false when the record is

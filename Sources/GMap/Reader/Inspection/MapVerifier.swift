@@ -22,7 +22,10 @@ public struct MapProblem: Sendable, Hashable, CustomStringConvertible {
 ///
 /// Opening a map checks only what is needed to use it safely in O(1); lookups check each byte
 /// they read. `MapVerifier` walks everything once, in time proportional to the file, and lists
-/// what is wrong, so that `gmap verify` can tell a sound file from a damaged one.
+/// what is wrong, so that `gmap verify` can tell a sound file from a damaged one. Besides each
+/// structure on its own it checks that the parts agree, which recomputed CRCs cannot vouch for:
+/// neighbouring tiles (``TileConsistencyCheck``, ``RecordRingCheck``), the name index and the
+/// features (``NameIndexCheck``), the layer table and the sections (``LayerTableCheck``).
 public struct MapVerifier {
     /// The problems found, in file order of discovery.
     public private(set) var problems: [MapProblem] = []
@@ -46,6 +49,7 @@ public struct MapVerifier {
         self.limit = limit
         checkChecksums()
         checkSectionPlacement()
+        for problem in LayerTableCheck.problems(map: self.map) { report(problem.location, problem.offset, problem.reason) }
         for layer in map.layers {
             self.map = layer
             layerPrefix = map.layerNames.count > 1 ? "layer \(layer.layerName): " : ""
@@ -93,7 +97,7 @@ public struct MapVerifier {
                 }
             }
         }
-        var previous: UnsafeRawBufferPointer?
+        var previous: (key: UnsafeRawBufferPointer, feature: UInt32)?
         let field = FormatLayout.NameRecord.self
         for index in 0..<layout.names.count {
             let record = layout.names.offset + index * layout.names.recordLength
@@ -104,11 +108,18 @@ public struct MapVerifier {
                 report("name \(index)", record + field.feature, "feature \(feature), but there are \(layout.features.count) features")
             }
             guard let key = map.stringBytes(offset: keyOffset, length: keyLength) else { continue }
-            if let previous, NameIndexReader.compare(previous, Array(key)) > 0 {
-                report("name \(index)", record, "keys are not in ascending byte order")
+            if let previous {
+                let order = NameIndexReader.compare(previous.key, Array(key))
+                if order > 0 {
+                    report("name \(index)", record, "keys are not in ascending byte order")
+                } else if order == 0 && feature < previous.feature {
+                    report("name \(index)", record + field.feature, "records of one key are not in ascending feature order")
+                }
             }
-            previous = key
+            previous = (key, feature)
         }
+        // Every feature's names have their records, and no record gives a feature a name it lacks.
+        for problem in NameIndexCheck.problems(map: map, limit: limit) { report(problem.location, problem.offset, problem.reason) }
     }
 
     private var layout: MapLayout { map.layout }
@@ -173,25 +184,32 @@ public struct MapVerifier {
         }
         for (tile, offset, reason) in directoryProblems { report(tile, offset, reason) }
         for problem in walker.topDirectoryProblems() { report(problem.tile, problem.offset, problem.reason) }
+        // Polygons and lines: the records are compared with their neighbours' as they are read.
+        let comparable = layout.geometry == GeometryKind.polygons.rawValue || layout.geometry == GeometryKind.lines.rawValue
+        var consistency = TileConsistencyCheck(map: map, limit: limit)
         for leaf in leaves {
             tilesVisited += 1
             let payload = TileEntry.payload(of: leaf.entry)
-            // Named by its south-west corner in degrees (latitude first, as queries are) and its depth.
-            let q = layout.quantizer
-            let tile = "the tile at (\(q.degrees(leaf.bounds.south)), \(q.degrees(leaf.bounds.west))) depth \(leaf.depth)"
             switch TileEntry.kind(of: leaf.entry) {
             case TileEntry.emptyKind:
-                if payload != 0 { report("directory entry of \(tile)", layout.directoryOffset, "an empty entry has the non-zero payload \(payload)") }
+                if payload != 0 { report("directory entry of \(tileName(leaf))", layout.directoryOffset, "an empty entry has the non-zero payload \(payload)") }
             case TileEntry.coveredKind where layout.geometry != GeometryKind.polygons.rawValue:
-                report("directory entry of \(tile)", layout.directoryOffset, "a layer of \(map.geometryKind?.name ?? "lines or points") has no covered tiles")
+                report("directory entry of \(tileName(leaf))", layout.directoryOffset, "a layer of \(map.geometryKind?.name ?? "lines or points") has no covered tiles")
             case TileEntry.coveredKind:
                 if Int(payload) >= layout.features.count {
-                    report("directory entry of \(tile)", layout.directoryOffset, "covered by feature \(payload), but there are \(layout.features.count) features")
+                    report("directory entry of \(tileName(leaf))", layout.directoryOffset, "covered by feature \(payload), but there are \(layout.features.count) features")
                 }
             default:
-                checkRecord(entry: leaf.entry, name: "section TILE, record of \(tile)", bounds: leaf.bounds)
+                let record = checkRecord(leaf)
+                if comparable {
+                    if let record { consistency.add(record, leaf: leaf) } else { consistency.addUnreadable(leaf) }
+                }
             }
             if problems.count >= limit { return }
+        }
+        if comparable {
+            consistency.finish()
+            for problem in consistency.problems { report(problem.location, problem.offset, problem.reason) }
         }
         // Every split tile the grid counts must be reached exactly once.
         splitTiles = countSplitTiles()
@@ -201,6 +219,11 @@ public struct MapVerifier {
                    ? "the grid counts \(grid.subdirectoryCount) directory nodes, \(splitTiles) are reached"
                    : "the grid counts \(grid.subdirectoryCount) sub-directories, \(splitTiles) are reached")
         }
+    }
+
+    /// A leaf in messages: "tile (column c, row r) part (i, j), south-west corner (latitude, longitude)" (``TileName``).
+    private func tileName(_ leaf: LocatedTile) -> String {
+        TileName.of(leaf.bounds, depth: leaf.depth, grid: layout.grid, quantizer: layout.quantizer)
     }
 
     /// The split tiles reached from the top-level directory (each node or sub-directory once in a sound file).
@@ -223,25 +246,42 @@ public struct MapVerifier {
         return count
     }
 
-    private mutating func checkRecord(entry tileEntry: UInt32, name: String, bounds: TileBounds) {
+    /// Decodes one record to its end and reports what is wrong in it; returns its slots and edges
+    /// (a layer of polygons or lines) when it could be read whole.
+    private mutating func checkRecord(_ leaf: LocatedTile) -> DecodedRecord? {
         recordsDecoded += 1
-        let relative = Int(TileEntry.payload(of: tileEntry))
+        let relative = Int(TileEntry.payload(of: leaf.entry))
         guard relative < layout.tilesEnd - layout.tilesOffset else {
-            return report(name, layout.directoryOffset, "its record offset \(relative) is outside TILE (\(layout.tilesEnd - layout.tilesOffset) bytes)")
+            report("section TILE, record of \(tileName(leaf))", layout.directoryOffset,
+                   "its record offset \(relative) is outside TILE (\(layout.tilesEnd - layout.tilesOffset) bytes)")
+            return nil
         }
-        var reader = TileRecordReader(storage: map.storage, entry: tileEntry, bounds: bounds)
+        var reader = TileRecordReader(storage: map.storage, entry: leaf.entry, bounds: leaf.bounds)
         var edges = 0
         var found: [RecordProblem] = []
+        var record = DecodedRecord()
+        let sound: Bool
         switch GeometryKind(rawValue: layout.geometry) {
         case .lines?:
-            reader.walkLines(slot: { _ in }, segment: { _, _, _, _, _ in edges += 1 }, problem: { found.append($0) })
+            sound = reader.walkLines(slot: { record.addSlot(RecordSlot(featureIndex: $0, cornerInside: false)) },
+                                     segment: { mask, ax, ay, bx, by in
+                                         edges += 1
+                                         record.addSegment(mask: mask, ax, ay, bx, by)
+                                     }, problem: { found.append($0) })
         case .points?:
-            reader.walkPoints(slot: { _ in }, point: { _, _, _ in edges += 1 }, problem: { found.append($0) })
+            sound = reader.walkPoints(slot: { _ in }, point: { _, _, _ in edges += 1 }, problem: { found.append($0) })
         default:
-            reader.walk(slot: { _ in }, run: { _, _ in }, edge: { _, _, _, _ in edges += 1 }, problem: { found.append($0) })
+            sound = reader.walk(slot: { record.addSlot($0) }, run: { record.startRun(firstSlot: $0, mask: $1) }, edge: { ax, ay, bx, by in
+                edges += 1
+                record.addEdge(ax, ay, bx, by)
+            }, problem: { found.append($0) })
         }
         edgesDecoded += edges
-        for problem in found { report(name, problem.offset, problem.reason) }
+        if !found.isEmpty {
+            let name = "section TILE, record of \(tileName(leaf))"
+            for problem in found { report(name, problem.offset, problem.reason) }
+        }
+        return sound && reader.isSound && found.isEmpty ? record : nil
     }
 
     // MARK: Features, properties, strings
