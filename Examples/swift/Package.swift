@@ -20,6 +20,11 @@ let package = Package(
         ]),
         // A map of several layers: layer names, placemarks, the name index.
         .executableTarget(name: "Layers", dependencies: [.product(name: "GMap", package: "gmap")]),
+        // Several maps, one placemark: a location map over the shipped world map.
+        .executableTarget(name: "Stack", dependencies: [
+            .product(name: "GMap", package: "gmap"),
+            .product(name: "GMapWorld", package: "gmap"),
+        ]),
         // Location sense: a short walk on a map built by gmap build --osm, its senses and callouts.
         .executableTarget(name: "Where", dependencies: [.product(name: "GMap", package: "gmap")]),
         // A map built from Swift: features in, bytes out, then opened and looked up.

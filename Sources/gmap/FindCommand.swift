@@ -6,18 +6,16 @@ import GMap
 enum FindCommand: Command {
     static let name = "find"
     static let summary = "features by id or name"
-    static let options: Set<String> = ["--layer", "--limit"]
-    static let flags: Set<String> = ["--json", "--exact"]
+    static let options: Set<String> = ["--layer", "--limit", StackedMaps.option]
+    static let flags: Set<String> = ["--json", "--exact", StackedMaps.noWorld]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         var positional = list.positional
-        let location: MapLocation
+        var mapArgument: String?
         if positional.count >= 2, FileManager.default.fileExists(atPath: positional[0]) || positional[0].hasSuffix(".gmap") {
-            location = .argument(positional.removeFirst())
-        } else if !positional.isEmpty {
-            location = try DefaultMap.location()
-        } else {
-            throw CommandFailure(message: "usage: gmap find [MAP] TEXT [--layer NAME] [--exact] [--json] (see 'gmap help find')")
+            mapArgument = positional.removeFirst()
+        } else if positional.isEmpty {
+            throw CommandFailure(message: "usage: gmap find [MAP | --map FILE ...] TEXT [--layer NAME] [--exact] [--json] (see 'gmap help find')")
         }
         let text = positional.joined(separator: " ")
         guard !NameFolding.normalized(text).isEmpty else {
@@ -28,15 +26,26 @@ enum FindCommand: Command {
             guard let number = Int(value), number > 0 else { throw CommandFailure(message: "--limit '\(value)' must be a whole number above 0") }
             limit = number
         }
-        let map = try location.open()
-        let mapPath = location.path
-        let layer = list.value("--layer")
-        if let layer, map.layer(named: layer) == nil {
-            throw CommandFailure(message: "\(mapPath) has no layer '\(layer)'; its layers are \(map.layerNames.map { "'\($0)'" }.joined(separator: ", "))")
+        let layer = list.value("--layer"), matching: NameMatch = list.has("--exact") ? .exact : .words
+        let found: [Feature], named: Bool
+        if let locations = try StackedMaps.locations(list, mapArgument: mapArgument, command: name) {
+            let stack = try StackedMaps.open(locations)
+            if let layer, !stack.layerNames.contains(layer) {
+                throw CommandFailure(message: "no map has a layer '\(layer)' (\(StackedMaps.names(locations))); their layers are \(stack.layerNames.map { "'\($0)'" }.joined(separator: ", "))")
+            }
+            // Exact matches of every layer of every map first, then prefix matches, then word matches.
+            found = stack.find(text, layer: layer, matching: matching, limit: limit)
+            named = stack.layerNames.count > 1
+        } else {
+            let location = try mapArgument.map(MapLocation.argument) ?? DefaultMap.location(command: name)
+            let map = try location.open()
+            if let layer, map.layer(named: layer) == nil {
+                throw CommandFailure(message: "\(location.path) has no layer '\(layer)'; its layers are \(map.layerNames.map { "'\($0)'" }.joined(separator: ", "))")
+            }
+            // Exact matches of every layer first, then prefix matches, then word matches, each in layer order.
+            found = map.find(text, layer: layer, matching: matching, limit: limit)
+            named = map.layerNames.count > 1
         }
-        // Exact matches of every layer first, then prefix matches, then word matches, each in layer order.
-        let found = map.find(text, layer: layer, matching: list.has("--exact") ? .exact : .words, limit: limit)
-        let named = map.layerNames.count > 1
         if list.has("--json") {
             StandardOutput.shared.write("[" + found.map { json($0, layer: named) }.joined(separator: ",") + "]\n")
         } else {
@@ -72,6 +81,7 @@ extension FindCommand {
     /// What `gmap help find` prints.
     static let help = """
     gmap find [MAP] TEXT [--layer NAME] [--exact] [--limit N] [--json]
+    gmap find --map FILE [--map FILE ...] [--no-world] TEXT [--layer NAME] [--exact] [--limit N] [--json]
 
     Finds features whose id or kept name property (name, admin, name_*, formal_*, *_name, and
     name:xx, *_name:xx, in any case) matches TEXT, ignoring case, accents (Latin, Greek and
@@ -88,8 +98,14 @@ extension FindCommand {
     The label point lies inside the feature (not the centroid, which can lie outside a
     C-shaped country); maps before format 2.1 have none ("label -"). Exits 1 when nothing matches.
 
+    --map FILE (repeatable), or $GMAP_MAP as a list of maps separated by ':', searches those maps
+    and the shipped world map (which joins last unless --no-world): exact matches of every layer
+    of every map first (location maps first, then the maps in the order given), then prefix
+    matches, then word matches; each line starts with its layer.
+
     OPTIONS
-      --layer NAME   search only this layer (default: every layer, in the map's order)
+      --layer NAME   search only this layer (default: every layer, in the map's order); with
+                     several maps, the layers of that name
       --exact        only exact matches: no prefixes, no word matches
       --limit N      print at most N features
       --json         print [{"layer", "id", "name", "bbox": [w,s,e,n], "label": [lat,lon],

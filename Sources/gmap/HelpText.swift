@@ -36,7 +36,8 @@ enum HelpText {
 
     Without MAP, query, place, find, info and render use the world map that ships with gmap
     (layers countries, marine, timezones and towns; query answers from countries), or the file
-    named by $GMAP_MAP.
+    named by $GMAP_MAP. place, query --all and find answer from several maps with --map FILE
+    (repeatable) or a $GMAP_MAP list (a.gmap:b.gmap), the shipped map joining unless --no-world.
 
     EXAMPLES
       gmap query 36.14 -5.35                      prints GI
@@ -52,6 +53,7 @@ enum HelpText {
       gmap render world.gmap -o world.png --width 1200
       gmap build --osm Helsinki.osm.pbf -o helsinki.gmap
       gmap where helsinki.gmap 60.1690 24.9396 --course 330
+      gmap place --map helsinki.gmap 60.1690 24.9396   street, postal code, suburb, country, zone
       gmap nearby helsinki.gmap 60.1690 24.9396 --heading 330 --ahead
 
     EXIT CODES

@@ -11,7 +11,7 @@ enum InfoCommand: Command {
     static func run(_ list: ArgumentList) throws -> Int32 {
         let location: MapLocation
         switch list.positional.count {
-        case 0: location = try DefaultMap.location()
+        case 0: location = try DefaultMap.location(command: name)
         case 1: location = .argument(list.positional[0])
         default: throw CommandFailure(message: "usage: gmap info [MAP]")
         }

@@ -6,7 +6,11 @@ enum LayeredQuery {
     /// `hint` is called after a miss for text to add to the message (the swapped-coordinates hint).
     static func answer(map: GMap, coordinate: CoordinateParser.Coordinate, style: OutputStyle, asked: (String, String),
                        hint: () -> String = { "" }) throws -> Int32 {
-        let placemark = map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        try answer(map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude), style: style, asked: asked, hint: hint)
+    }
+
+    /// Prints `placemark` (of one map or of a stack); exits 1 when no layer has an answer.
+    static func answer(_ placemark: Placemark, style: OutputStyle, asked: (String, String), hint: () -> String = { "" }) throws -> Int32 {
         guard !placemark.isEmpty else {
             if style.json { StandardOutput.shared.write("null\n") }
             throw CommandFailure(message: "no feature of any layer contains (\(asked.0), \(asked.1))\(hint())", code: ExitCode.notFound)
@@ -64,10 +68,29 @@ enum LayeredQuery {
         add("name", placemark.name)
         add("locality", placemark.locality)
         if let distance = placemark.localityDistance { fields.append(("localityDistance", .metres(distance))) }
+        add("subLocality", placemark.subLocality)
         add("inlandWater", placemark.inlandWater)
         add("ocean", placemark.ocean)
         if !placemark.areasOfInterest.isEmpty { fields.append(("areasOfInterest", .strings(placemark.areasOfInterest))) }
         return fields
+    }
+
+    /// The keys of `"layers"`, one per answer: the layer's name, and for a layer whose name an
+    /// earlier map of a stack already has, the name followed by `#` and the map's position from 1
+    /// (`roads#2`), so that no key repeats.
+    static func layerKeys(_ placemark: Placemark) -> [String] {
+        var keys: [String] = []
+        for answer in placemark.answers {
+            var key = answer.layer
+            if keys.contains(key) { key += "#\(answer.map + 1)" }
+            var extra = 2
+            while keys.contains(key) {
+                key = "\(answer.layer)#\(answer.map + 1).\(extra)"
+                extra += 1
+            }
+            keys.append(key)
+        }
+        return keys
     }
 
     /// The placemark: the familiar fields (null when unknown) and every layer's features, smallest first.
@@ -85,8 +108,8 @@ enum LayeredQuery {
         for (name, value) in Self.fields(placemark) where !always.contains(name) {
             fields.append(JSONText.string(name) + ":" + value.json)
         }
-        let layers = placemark.answers.map { answer in
-            JSONText.string(answer.layer) + ":[" + answer.features.map(featureJSON).joined(separator: ",") + "]"
+        let layers = zip(layerKeys(placemark), placemark.answers).map { key, answer in
+            JSONText.string(key) + ":[" + answer.features.map(featureJSON).joined(separator: ",") + "]"
         }
         return "{" + fields.joined(separator: ",") + ",\"layers\":{" + layers.joined(separator: ",") + "}}"
     }

@@ -108,7 +108,7 @@ enum OSMBuild {
         lines.append("wrote \(output): \(summary.byteCount) bytes in \(String(format: "%.2f", seconds)) s")
         lines.append("  read \((input as NSString).lastPathComponent): \(counts.nodes) nodes, \(counts.ways) ways, \(counts.relations) relations in \(counts.blobs) blobs")
         lines.append("  roads \(summary.roads) (from \(summary.roadWays) ways), areas \(summary.areas), places \(summary.places), addresses \(summary.addresses)")
-        lines.append("  intersections \(summary.intersections) (\(summary.mainIntersections) main)")
+        lines.append("  intersections \(summary.intersections) (\(summary.mainIntersections) main), settlements \(summary.settlements)")
         lines.append("  ways with absent nodes: \(summary.waysWithAbsentNodes) (\(summary.absentNodeReferences) references), kept in their present pieces")
         lines.append("  incomplete relations skipped: \(summary.incompleteRelations)")
         if !summary.layerBytes.isEmpty {

@@ -2,26 +2,33 @@ import Foundation
 import GMap
 
 /// `gmap place [MAP] LAT LON [--json]`: the whole placemark of a point, every field the map's
-/// layers fill (on the shipped map: country, ocean or sea, inland water, time zone, nearest town).
+/// layers fill (on the shipped map: country, ocean or sea, inland water, time zone, nearest town);
+/// with `--map FILE` (repeatable) or a `$GMAP_MAP` list, of a ``MapStack`` of those maps and the
+/// shipped one (unless `--no-world`).
 enum PlaceCommand: Command {
     static let name = "place"
     static let summary = "the whole placemark: country, sea, time zone, nearest town, …"
-    static let options: Set<String> = []
-    static let flags: Set<String> = ["--json"]
+    static let options: Set<String> = [StackedMaps.option]
+    static let flags: Set<String> = ["--json", StackedMaps.noWorld]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         // The same arguments, coordinate reading and messages as gmap query.
         let target = try QueryCommand.target(of: list.positional, arguments: list.arguments, command: "place")
         guard case .point(let mapPath, let latitude, let longitude) = target else {
-            throw CommandFailure(message: "usage: gmap place [MAP] LATITUDE LONGITUDE [--json] (see 'gmap help place')")
+            throw CommandFailure(message: "usage: gmap place [MAP | --map FILE ...] LATITUDE LONGITUDE [--json] (see 'gmap help place')")
         }
         let coordinate: CoordinateParser.Coordinate
         switch CoordinateParser.typed(latitude: latitude, longitude: longitude) {
         case .success(let value): coordinate = value
         case .failure(let failure): throw failure
         }
-        let map = try (mapPath.map(MapLocation.argument) ?? DefaultMap.location()).open()
-        let placemark = map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        let placemark: Placemark
+        if let locations = try StackedMaps.locations(list, mapArgument: mapPath, command: name) {
+            placemark = try StackedMaps.open(locations).placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        } else {
+            let map = try (mapPath.map(MapLocation.argument) ?? DefaultMap.location()).open()
+            placemark = map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        }
         guard !placemark.isEmpty else {
             if list.has("--json") { StandardOutput.shared.write("null\n") }
             throw CommandFailure(message: "no feature of any layer contains (\(latitude), \(longitude))", code: ExitCode.notFound)
@@ -42,6 +49,7 @@ extension PlaceCommand {
     /// What `gmap help place` prints.
     static let help = """
     gmap place [MAP] LATITUDE LONGITUDE [--json]
+    gmap place --map FILE [--map FILE ...] [--no-world] LATITUDE LONGITUDE [--json]
 
     Prints the whole placemark of the point: every field that the map's layers fill, one
     "field  value" line each, with CLPlacemark's field names; fields the map cannot fill are left
@@ -58,15 +66,47 @@ extension PlaceCommand {
     It has no states, streets or postal codes: administrativeArea, thoroughfare and postalCode
     need a map with such layers (gmap build --layer state=..., gmap build --osm).
 
+    On a location map (gmap build --osm):
+      thoroughfare              the nearest street within 20 m, else the street of the nearest
+                                address within 30 m
+      subThoroughfare           the house number of the nearest address on that street within 30 m
+      postalCode                the postal code of the nearest address within 100 m
+      name                      the smallest named area around the point, else the nearest place
+                                within 30 m; areasOfInterest: every named area around it
+      locality                  the smallest place=city/town/village area around the point, else
+                                the nearest such node within 10 km (city), 5 km (town) or 2 km
+                                (village); localityDistance (0 inside an area)
+      subLocality               the same for suburb (2 km), quarter (1 km), neighbourhood (500 m)
+      inlandWater               the smallest named water area around the point (natural=water,
+                                waterway=riverbank, landuse=reservoir)
+
+    SEVERAL MAPS
+    --map FILE (repeatable), or $GMAP_MAP as a list of maps separated by ':' (a.gmap:b.gmap, or
+    a.gmap: for one), answers from all of them and the shipped world map, which joins last
+    unless --no-world. Each field comes from the most detailed map that fills it: location maps
+    first, then the others in the order given, the world map last. So a city map gives the
+    street, house number, postal code, name, locality, subLocality, areas and inland water, and
+    the world map the country, time zone and ocean, and the locality where the city map has none
+    (the nearest town is then not searched for). Fields that belong together come from one map
+    (thoroughfare and subThoroughfare; locality and localityDistance; the two administrative
+    fields); country only from a map that agrees on isoCountryCode (a map of states knows the
+    code FI from FI-18, the world map the name); ocean only when no map puts the point in a
+    country. A map given as MAP is used alone, as before; so is $GMAP_MAP naming one map (no ':').
+
     Layers are found by name (country/countries, state/region/province/admin1,
     timezone/timezones/tz, marine/ocean/seas, towns/cities/localities, and a location map's
-    roads, addresses, postcodes, areas and places): see Placemark in the README.
+    roads, addresses, postcodes, areas, places and settlements): see Placemark in the README.
 
     OPTIONS
-      --json    print the placemark as JSON: isoCountryCode, country, administrativeArea,
-                administrativeAreaCode and timeZone (null when unknown), the other fields only
-                when known (localityDistance in metres, to 0.1 m), and "layers": every layer's
-                features containing the point, smallest first
+      --json        print the placemark as JSON: isoCountryCode, country, administrativeArea,
+                    administrativeAreaCode and timeZone (null when unknown), the other fields
+                    only when known (localityDistance in metres, to 0.1 m), and "layers": every
+                    layer of every map, with the features containing the point, smallest first,
+                    or for a layer of lines or points the features that gave a field (roads: the
+                    street; addresses; postcodes; places; settlements; towns). A layer whose
+                    name an earlier map has is named NAME#N (N the map's place in the stack)
+      --map FILE    a map of the stack (repeatable); not with MAP
+      --no-world    the shipped world map does not join the maps of --map or $GMAP_MAP
 
     A point that no layer answers prints nothing (null with --json), says so on stderr and exits
     1. Bad coordinates, a missing map or a damaged one exit 2.
@@ -75,6 +115,8 @@ extension PlaceCommand {
       gmap place 36.14 -5.35                      Gibraltar, Europe/Gibraltar, locality Gibraltar
       gmap place 30 -40                           North Atlantic Ocean, Etc/GMT+3
       gmap place 48.57 7.81 --json                Kehl, not Strasbourg across the Rhine
+      gmap place --map helsinki.gmap 60.169 24.9396
+                                                  Finland, Europe/Helsinki, Mannerheimintie 16, ...
 
     """
 }

@@ -5,8 +5,8 @@ import GMap
 enum QueryCommand: Command {
     static let name = "query"
     static let summary = "the feature that contains the point (an id per line with -)"
-    static let options: Set<String> = ["--nearest", "--layer", "--max-line", "--threads"]
-    static let flags: Set<String> = ["--all", "--json"]
+    static let options: Set<String> = ["--nearest", "--layer", "--max-line", "--threads", StackedMaps.option]
+    static let flags: Set<String> = ["--all", "--json", StackedMaps.noWorld]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         var style = OutputStyle(all: list.has("--all"), json: list.has("--json"))
@@ -23,7 +23,11 @@ enum QueryCommand: Command {
             case .failure(let failure): throw failure
             }
         }
-        let location = try target.map.map(MapLocation.argument) ?? DefaultMap.location()
+        if let stack = try stack(list, target: target, style: style) {
+            return try answer(stack: stack, point: point, list: list, style: style)
+        }
+        let location = try target.map.map(MapLocation.argument)
+            ?? DefaultMap.location(command: name, also: ", or answer from every map with --all (gmap place gives the placemark)")
         var map = try location.open()
         if let name = list.value("--layer") {
             guard let layer = map.layer(named: name) else {
@@ -62,6 +66,36 @@ enum QueryCommand: Command {
         }
         StandardOutput.shared.write(text + "\n")
         return ExitCode.success
+    }
+
+    /// The maps of `--map` or a `$GMAP_MAP` list with `--all` (every layer of every map), or nil
+    /// for one map. Several maps without `--all`, or with `--layer`, are refused.
+    static func stack(_ list: ArgumentList, target: Target, style: OutputStyle) throws -> MapStack? {
+        guard style.all else {
+            if !list.values(StackedMaps.option).isEmpty || list.has(StackedMaps.noWorld) {
+                throw CommandFailure(message: "\(list.values(StackedMaps.option).isEmpty ? StackedMaps.noWorld : StackedMaps.option) is for several maps, which gmap query answers with --all (every layer of every map); gmap place gives their placemark")
+            }
+            return nil
+        }
+        guard let locations = try StackedMaps.locations(list, mapArgument: target.map, command: name) else { return nil }
+        if list.value("--layer") != nil {
+            throw CommandFailure(message: "--layer answers from a layer of one map; with several maps (\(StackedMaps.names(locations))), give that map as MAP")
+        }
+        return try StackedMaps.open(locations)
+    }
+
+    /// `gmap query --all` over several maps: the point's answers in every layer of every map (or
+    /// the placemark with `--json`), or one line per line of standard input.
+    static func answer(stack: MapStack, point: (coordinate: CoordinateParser.Coordinate, typed: (Substring, Substring))?,
+                       list: ArgumentList, style: OutputStyle) throws -> Int32 {
+        let placemark = { (coordinate: CoordinateParser.Coordinate) in stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude) }
+        guard let (coordinate, typed) = point else {
+            let reader = LineReader(maximumBytes: try SizeOption.bytes(list, "--max-line", default: LineReader.defaultMaximumBytes))
+            return try batch(style: style, reader: reader) { LayeredQuery.render(placemark($0), style: style) }
+        }
+        if list.value("--max-line") != nil { throw CommandFailure(message: "--max-line only applies with - (lines read from standard input)") }
+        let hint = swapHint(coordinate, typed: typed) { !placemark($0).isEmpty }
+        return try LayeredQuery.answer(placemark(coordinate), style: style, asked: (String(typed.0), String(typed.1)), hint: hint)
     }
 
     /// What the positional arguments ask: a map (nil for the default one) and a point, or lines from standard input.
@@ -208,6 +242,7 @@ extension QueryCommand {
     gmap query [MAP] LATITUDE LONGITUDE [--all | --nearest DIST] [--json] [--layer NAME]
     gmap query [MAP] "LATITUDE,LONGITUDE" [--all | --nearest DIST] [--json] [--layer NAME]
     gmap query [MAP] - [--all | --nearest DIST] [--json] [--layer NAME] [--max-line SIZE] [--threads N]
+    gmap query --map FILE [--map FILE ...] [--no-world] LATITUDE LONGITUDE --all [--json]
 
     Prints the id of the feature that contains the point: latitude first, in decimal degrees
     (latitude in [-90, 90], longitude in [-180, 180]). Where features overlap, the one with the
@@ -260,6 +295,14 @@ extension QueryCommand {
 
     --layer NAME answers from that layer alone, as a map of one layer (gmap query world.gmap
     36.14 -5.35 --layer countries prints GI).
+
+    With --all, several maps answer together: --map FILE (repeatable), or $GMAP_MAP as a list
+    separated by ':' (a.gmap:b.gmap), and the shipped world map, which joins last unless
+    --no-world (as gmap place, which says which map gives each field). Every layer of every map
+    answers, "layer=ids" as above, location maps first, then the maps in the order given; a
+    layer of lines or points lists the features that gave a placemark field (roads=the street);
+    --json prints the placemark of them all. Not with --layer or --nearest. Without --all, the
+    map is one: MAP, or $GMAP_MAP naming one map, or the shipped map.
 
     A single point in no feature prints nothing on stdout (null or [] with --json), says so on
     stderr and exits 1. Bad coordinates, a missing map or a damaged one exit 2.

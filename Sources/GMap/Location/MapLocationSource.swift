@@ -15,6 +15,13 @@ public struct MapLocationSource: LocationSource {
         public static let postcodes = "postcodes"
         /// Intersections (points): the streets that meet and whether it is a main one.
         public static let intersections = "intersections"
+        /// Settlements (points): OSM's `place=city|town|village|suburb|quarter|neighbourhood` nodes,
+        /// the name as the id, the `place` value as a property (the placemark's locality and subLocality).
+        public static let settlements = "settlements"
+        /// The property of `settlements` and `areas` features that holds OSM's `place` value.
+        public static let place = "place"
+        /// The property of `areas` features that marks inland water, and its value.
+        public static let water = "water", inland = "inland"
     }
 
     /// What joins the street names in an intersection's id: `Kaivokatu / Keskuskatu`.

@@ -268,31 +268,68 @@ extension GMap {
     public var geometryKind: GeometryKind? { GeometryKind(rawValue: layout.geometry) }
 }
 
-/// Where each feature met by a nearby search is in its list of candidates: a table indexed by
-/// feature for a layer of up to 65,536 features (the fastest: 256 KB at most, zeroed per search),
-/// a dictionary of the features met for a larger one (a region's layers), so that a search costs
-/// what the features near it cost, however large the layer.
+/// Where each feature met by a nearby search is in its list of candidates: a short list searched
+/// in turn while few features have been met (most searches: a street or an address within metres),
+/// then a table indexed by feature for a layer of up to 65,536 features (256 KB at most, zeroed
+/// once it is needed), or a dictionary of the features met for a larger one (a region's layers),
+/// so that a search costs what the features near it cost, however large the layer.
 struct FeaturePositions {
-    private var table: [Int32]
+    private enum Mode { case few, table, dictionary }
+    private var mode = Mode.few
+    private var few: [(feature: Int, position: Int)] = []
+    private var table: [Int32] = []
     private var found: [Int: Int] = [:]
-    private let usesTable: Bool
+    private let featureCount: Int
+    /// How many features the short list holds before a table or dictionary takes over.
+    private static let fewLimit = 16
 
     /// Positions for a layer of `featureCount` features, none known yet.
     init(featureCount: Int) {
-        usesTable = featureCount <= 1 << 16
-        table = usesTable ? [Int32](repeating: -1, count: featureCount) : []
+        self.featureCount = featureCount
     }
 
     /// The position of `feature` in the candidates, nil when it has none yet.
     subscript(feature: Int) -> Int? {
         get {
-            guard usesTable else { return found[feature] }
-            let index = table[feature]
-            return index >= 0 ? Int(index) : nil
+            switch mode {
+            case .few:
+                for entry in few where entry.feature == feature { return entry.position }
+                return nil
+            case .table:
+                let index = table[feature]
+                return index >= 0 ? Int(index) : nil
+            case .dictionary:
+                return found[feature]
+            }
         }
         set {
-            guard usesTable else { found[feature] = newValue; return }
-            table[feature] = Int32(newValue ?? -1)
+            switch mode {
+            case .few:
+                if let index = few.firstIndex(where: { $0.feature == feature }) {
+                    if let newValue { few[index].position = newValue } else { few.remove(at: index) }
+                    return
+                }
+                guard let newValue else { return }
+                if few.count < Self.fewLimit {
+                    if few.isEmpty { few.reserveCapacity(Self.fewLimit) }
+                    few.append((feature, newValue))
+                    return
+                }
+                if featureCount <= 1 << 16 {
+                    table = [Int32](repeating: -1, count: featureCount)
+                    for entry in few { table[entry.feature] = Int32(entry.position) }
+                    mode = .table
+                } else {
+                    for entry in few { found[entry.feature] = entry.position }
+                    mode = .dictionary
+                }
+                few = []
+                self[feature] = newValue
+            case .table:
+                table[feature] = Int32(newValue ?? -1)
+            case .dictionary:
+                found[feature] = newValue
+            }
         }
     }
 }

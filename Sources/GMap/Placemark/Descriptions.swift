@@ -28,6 +28,7 @@ extension Placemark: CustomStringConvertible {
             ("isoCountryCode", isoCountryCode), ("country", country), ("administrativeArea", administrativeArea),
             ("administrativeAreaCode", administrativeAreaCode), ("timeZone", timeZone),
             ("thoroughfare", thoroughfare), ("subThoroughfare", subThoroughfare), ("postalCode", postalCode), ("name", name),
+            ("locality", locality), ("subLocality", subLocality), ("inlandWater", inlandWater), ("ocean", ocean),
         ]
         for (label, value) in fields {
             if let value { parts.append("\(label): \(DescriptionText.quoted(value))") }

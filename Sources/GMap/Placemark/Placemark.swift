@@ -11,10 +11,11 @@
 /// | ``administrativeArea`` | that same answer's name property (as for ``country``), or its id |
 /// | ``timeZone`` | the *time-zone layer*'s first answer: property `tzid`, or its id |
 /// | ``ocean`` | at sea (no feature of the country layer contains the point): the *marine layer*'s first answer whose property `water` is not `inland`: property `name`, or its id |
-/// | ``inlandWater`` | the *marine layer*'s first answer whose property `water` is `inland` (a lake, lagoon or river): its `name`, or its id |
-/// | ``locality``, ``localityDistance`` | the nearest point of the *town layer* within ``localityRadius`` (50 km): its id (property `name` if it has one) and geodesic distance; when the point has an ``isoCountryCode``, only towns whose `country_code` (or `iso_a2`) is that code count, so a town across a border is never given |
+/// | ``inlandWater`` | a location map: the smallest area of the `areas` layer containing the point whose property `water` is `inland` (OSM's `natural=water`, `waterway=riverbank`, `landuse=reservoir`); else the *marine layer*'s first answer whose property `water` is `inland` (a lake, lagoon or river): its `name`, or its id |
+/// | ``locality``, ``localityDistance`` | a location map: the smallest area of the `areas` layer containing the point whose property `place` is `city`, `town` or `village` (distance 0), else the nearest point of the `settlements` layer of those kinds within its kind's radius (``settlementRadii``: 10, 5 and 2 km) and its distance. Else the nearest point of the *town layer* within ``localityRadius`` (50 km): its id (property `name` if it has one) and geodesic distance; when the point has an ``isoCountryCode``, only towns whose `country_code` (or `iso_a2`) is that code count, so a town across a border is never given |
+/// | ``subLocality`` | a location map: the smallest area containing the point whose `place` is `suburb`, `quarter` or `neighbourhood`, else the nearest settlement of those kinds within its kind's radius (2 km, 1 km, 500 m) |
 /// | ``administrativeArea`` | only from a real polygon layer (the state layer, or a country layer with ISO 3166-2 ids), never from a town's codes |
-/// | ``thoroughfare`` | a location map (`gmap build --osm`): the `roads` layer's nearest street within 20 m (its `name`), else the street of the nearest address within 30 m |
+/// | ``thoroughfare`` | a location map (`gmap build --osm`): the `roads` layer's nearest street within 20 m (its `name`), else the street of the nearest address within 30 m that has one (`addr:street` or `addr:place`) |
 /// | ``subThoroughfare`` | the house number (`housenumber`) of the nearest address within 30 m on that street |
 /// | ``postalCode`` | the nearest point of the `postcodes` layer within 100 m (the nearest address's code) |
 /// | ``name`` | the smallest named area of the `areas` layer containing the point, else the nearest place (`places`) within 30 m |
@@ -26,14 +27,26 @@
 /// `time_zone` or `tz`. The marine layer is named `marine`, `ocean`, `oceans`, `sea` or `seas`
 /// (polygons). The town layer is named `towns`, `town`, `cities`, `city`, `localities` or
 /// `locality` (points). A map without one of these layers leaves its fields nil: the shipped map
-/// has all but the state layer, so ``administrativeArea`` stays nil there.
+/// has all but the state layer, so ``administrativeArea`` stays nil there. The location-map
+/// fields come from the layers named exactly as ``MapLocationSource/LayerName`` says.
+///
+/// Distances are geodesic (WGS 84) from the point to the feature's stored position (1e-7°); a
+/// nearest feature is the one at the smallest distance, ties to the lower feature index.
+/// ``MapStack`` answers with several maps, each field from the most detailed map that has it.
 public struct Placemark: Sendable {
-    /// One layer's answer: every feature of the layer containing the point, smallest area first.
+    /// One layer's answer: every feature of the layer containing the point, smallest area first;
+    /// for a layer of lines or points (which contain no point), the features that gave a field.
     public struct LayerAnswer: Sendable {
         /// The layer's name.
         public var layer: String
-        /// The features containing the point, smallest area first (empty when none does).
+        /// A layer of polygons: the features containing the point, smallest area first (empty when
+        /// none does). A layer of lines or points: the features that filled a field of the
+        /// placemark (the street of ``Placemark/thoroughfare``, the address of its
+        /// ``Placemark/subThoroughfare``, the postcode, the place of the ``Placemark/name``, the
+        /// settlements or town of ``Placemark/locality`` and ``Placemark/subLocality``), else empty.
         public var features: [Feature]
+        /// The position in ``MapStack/maps`` of the map whose layer this is (0 for one map's placemark).
+        public var map: Int = 0
     }
 
     /// The point asked about, in degrees.
@@ -56,8 +69,10 @@ public struct Placemark: Sendable {
     public var inlandWater: String?
     /// The nearest town within ``localityRadius`` in the point's own country, such as `Kehl` (the town layer).
     public var locality: String?
-    /// The geodesic distance to ``locality``, in metres.
+    /// The geodesic distance to ``locality``, in metres (0 when an area of that name contains the point).
     public var localityDistance: Double?
+    /// The suburb, quarter or neighbourhood, such as `Kluuvi` (location maps).
+    public var subLocality: String?
     /// The street, such as `Mannerheimintie` (location maps).
     public var thoroughfare: String?
     /// The house number on ``thoroughfare``, such as `5` (location maps).
@@ -73,17 +88,16 @@ public struct Placemark: Sendable {
     /// (A list rather than a dictionary, so that building a placemark needs no hashing seed on
     /// devices without a source of randomness; ``features(in:)`` looks a layer up by name.)
     public var answers: [LayerAnswer]
-    /// The position in ``answers`` of the town layer, if any.
-    var townLayer: Int?
 
     /// The features of the layer named `layer` that contain the point, smallest first; empty when none or no such layer.
     public func features(in layer: String) -> [Feature] {
         answers.first { $0.layer == layer }?.features ?? []
     }
 
-    /// Whether no layer has an answer and no street field or ``locality`` is filled.
+    /// Whether no layer has an answer and no street field, ``locality`` or ``subLocality`` is filled.
     public var isEmpty: Bool {
         answers.allSatisfy { $0.features.isEmpty } && thoroughfare == nil && postalCode == nil && name == nil && locality == nil
+            && subLocality == nil
     }
 
     /// How far the nearest town may be to be the ``locality``, in metres: 50 km, within which
@@ -91,11 +105,11 @@ public struct Placemark: Sendable {
     /// in their own country (README, "The shipped world map").
     public static let localityRadius = 50_000.0
 
-    /// Fills ``locality`` from the town layer of `map`: the nearest town within ``localityRadius``,
-    /// in the point's own country when ``isoCountryCode`` is known.
-    mutating func fillLocality(from layers: [GMap]) {
-        guard let index = townLayer, index < layers.count, layers[index].geometryKind == .points else { return }
-        let towns = layers[index]
+    /// Fills ``locality`` from the town layer: the nearest town within ``localityRadius``, in the
+    /// point's own country when ``isoCountryCode`` is known. The town becomes the town layer's answer.
+    mutating func fillLocality(from roles: PlacemarkLayers) {
+        guard let index = roles.town else { return }
+        let towns = roles.layers[index]
         let code = isoCountryCode
         let match = towns.nearestPoint(latitude: latitude, longitude: longitude, within: Self.localityRadius) { index in
             guard let code else { return true }
@@ -105,37 +119,199 @@ public struct Placemark: Sendable {
         if let match {
             locality = match.feature.property("name") ?? match.feature.id
             localityDistance = match.distance
+            answers[index].features = [match.feature]
         }
     }
-
 
     /// How far a street may be to be the ``thoroughfare``, an address to give the house number,
     /// a postcode point to give the code and a place to be the ``name``, in metres.
     static let streetDistance = 20.0, addressDistance = 30.0, postcodeDistance = 100.0, placeDistance = 30.0
 
-    /// Fills the location-map fields from the layers of `map` that a location map has.
-    mutating func fillStreetFields(from map: GMap) {
-        typealias Name = MapLocationSource.LayerName
-        if let roads = map.layer(named: Name.roads),
-           let street = roads.nearestLines(latitude: latitude, longitude: longitude, within: Self.streetDistance, limit: 1).first {
+    /// Fills the location-map fields from the layers a location map has. A layer of lines or
+    /// points, which contains no point, answers with the features that gave a field.
+    mutating func fillStreetFields(from roles: PlacemarkLayers) {
+        let layers = roles.layers
+        if let index = roles.roads,
+           let street = layers[index].nearestLines(latitude: latitude, longitude: longitude, within: Self.streetDistance, limit: 1).first {
             thoroughfare = street.feature.property("name") ?? street.feature.id
+            answers[index].features = [street.feature]
         }
-        if let addresses = map.layer(named: Name.addresses) {
-            let near = addresses.nearestPoints(latitude: latitude, longitude: longitude, within: Self.addressDistance)
-            if thoroughfare == nil, let nearest = near.first { thoroughfare = nearest.feature.id }
-            if let onStreet = near.first(where: { $0.feature.id == thoroughfare }) {
+        if let index = roles.addresses {
+            let addresses = layers[index]
+            // The nearest address with a street gives the street (where no road is near) and is
+            // then also the nearest on it; else the nearest address on the road's street.
+            if thoroughfare == nil {
+                if let nearest = addresses.nearestPoint(latitude: latitude, longitude: longitude, within: Self.addressDistance,
+                                                        where: { Self.hasStreet(Feature(map: addresses, index: $0)) }) {
+                    thoroughfare = nearest.feature.id
+                    subThoroughfare = nearest.feature.property("housenumber")
+                    answers[index].features = [nearest.feature]
+                }
+            } else if let street = thoroughfare,
+                      let onStreet = addresses.nearestPoint(latitude: latitude, longitude: longitude, within: Self.addressDistance,
+                                                            where: { Feature(map: addresses, index: $0).idBytes.elementsEqual(street.utf8) }) {
                 subThoroughfare = onStreet.feature.property("housenumber")
+                answers[index].features = [onStreet.feature]
             }
         }
-        if let codes = map.layer(named: Name.postcodes) {
-            postalCode = codes.nearestPoints(latitude: latitude, longitude: longitude, within: Self.postcodeDistance, limit: 1).first?.feature.id
+        if let index = roles.postcodes,
+           let code = layers[index].nearestPoint(latitude: latitude, longitude: longitude, within: Self.postcodeDistance) {
+            postalCode = code.feature.id
+            answers[index].features = [code.feature]
         }
-        if let areas = map.layer(named: Name.areas), areas.geometryKind == .polygons {
-            areasOfInterest = areas.lookupAll(latitude: latitude, longitude: longitude).map { $0.property("name") ?? $0.id }
+        if let index = roles.areas {
+            let areas = answers[index].features
+            var water: String?
+            areasOfInterest = areas.map { $0.property("name") ?? $0.id }
+            // The smallest area of each kind: a city, town or village; a suburb, quarter or
+            // neighbourhood; water.
+            for area in areas {
+                if let group = Self.settlementKind(of: area)?.group {
+                    if group == .locality, locality == nil {
+                        locality = area.property("name") ?? area.id
+                        localityDistance = 0
+                    } else if group == .subLocality, subLocality == nil {
+                        subLocality = area.property("name") ?? area.id
+                    }
+                }
+                if water == nil, area.property(MapLocationSource.LayerName.water) == MapLocationSource.LayerName.inland {
+                    water = area.property("name") ?? area.id
+                }
+            }
+            // A location map's water area is more detailed than a marine layer's lake.
+            if let water { inlandWater = water }
         }
         name = areasOfInterest.first
-        if name == nil, let places = map.layer(named: Name.places) {
-            name = places.nearestPoints(latitude: latitude, longitude: longitude, within: Self.placeDistance, limit: 1).first?.feature.id
+        if name == nil, let index = roles.places,
+           let place = layers[index].nearestPoint(latitude: latitude, longitude: longitude, within: Self.placeDistance) {
+            name = place.feature.id
+            answers[index].features = [place.feature]
+        }
+        if let index = roles.settlements, locality == nil || subLocality == nil {
+            let settlements = layers[index]
+            var nearest: (locality: (feature: Feature, distance: Double)?, subLocality: (feature: Feature, distance: Double)?)
+            if let points = roles.settlementPoints {
+                nearest = Self.nearestSettlements(scanning: points, of: settlements, latitude: latitude, longitude: longitude)
+            } else {
+                if locality == nil {
+                    nearest.locality = Self.nearestSettlement(in: settlements, .locality, latitude: latitude, longitude: longitude).map { ($0.feature, $0.distance) }
+                }
+                if subLocality == nil {
+                    nearest.subLocality = Self.nearestSettlement(in: settlements, .subLocality, latitude: latitude, longitude: longitude).map { ($0.feature, $0.distance) }
+                }
+            }
+            var used: [Feature] = []
+            if locality == nil, let match = nearest.locality {
+                locality = match.feature.id
+                localityDistance = match.distance
+                used.append(match.feature)
+            }
+            if subLocality == nil, let match = nearest.subLocality {
+                subLocality = match.feature.id
+                used.append(match.feature)
+            }
+            answers[index].features = used
+        }
+    }
+
+    /// Whether an address of a location map names a street: its id (the street) is not its own
+    /// house number (the id of an address without `addr:street`).
+    static func hasStreet(_ address: Feature) -> Bool {
+        for position in 0..<address.propertyCount {
+            guard let property = address.propertyBytes(at: position), property.key.elementsEqual("housenumber".utf8) else { continue }
+            return !address.idBytes.elementsEqual(property.value)
+        }
+        return true
+    }
+
+    /// Which placemark field a `place=*` value fills.
+    enum SettlementGroup { case locality, subLocality }
+
+    /// How far a `place=*` node of each kind may be to be the ``locality`` or ``subLocality``, in
+    /// metres, when no area of those kinds contains the point: city 10 km, town 5 km, village
+    /// 2 km (``locality``); suburb 2 km, quarter 1 km, neighbourhood 500 m (``subLocality``).
+    public static let settlementRadii: [(place: String, metres: Double)] = [
+        ("city", 10_000), ("town", 5_000), ("village", 2_000), ("suburb", 2_000), ("quarter", 1_000), ("neighbourhood", 500),
+    ]
+
+    /// The field a `place=*` value (its UTF-8 bytes) fills and its kind's radius, or nil for
+    /// another value: the first three kinds of ``settlementRadii`` fill ``locality``, the others
+    /// ``subLocality``. Compared as bytes: a placemark asks for every settlement it passes.
+    static func settlementKind(_ value: some Collection<UInt8>) -> (group: SettlementGroup, radius: Double)? {
+        for (position, entry) in settlementRadii.enumerated() where value.elementsEqual(entry.place.utf8) {
+            return (position < 3 ? .locality : .subLocality, entry.metres)
+        }
+        return nil
+    }
+
+    /// The settlement kind of a feature of `settlements` or `areas`: its `place` property's.
+    static func settlementKind(of feature: Feature) -> (group: SettlementGroup, radius: Double)? {
+        for position in 0..<feature.propertyCount {
+            guard let property = feature.propertyBytes(at: position),
+                  property.key.elementsEqual(MapLocationSource.LayerName.place.utf8) else { continue }
+            return settlementKind(property.value)
+        }
+        return nil
+    }
+
+    /// Up to how many settlements the layer is read feature by feature rather than searched
+    /// (a city's few: reading them costs less than two searches of the grid).
+    static let settlementScanLimit = 64
+
+    /// A settlement of a small layer, read once: its field, its kind's radius and its point.
+    struct SettlementPoint: Sendable {
+        var group: SettlementGroup
+        var radius: Double
+        var latitude: Double, longitude: Double
+    }
+
+    /// The settlements of a layer of at most ``settlementScanLimit`` features (nil for a larger one),
+    /// in feature order; a feature without a settlement kind has none (radius 0, never within it).
+    static func settlementPoints(of layer: GMap) -> [SettlementPoint]? {
+        guard layer.featureCount <= settlementScanLimit else { return nil }
+        return (0..<layer.featureCount).map { index in
+            let feature = Feature(map: layer, index: index), box = feature.boundingBox
+            let kind = settlementKind(of: feature)
+            // A settlement is one point: its bounding box is that point.
+            return SettlementPoint(group: kind?.group ?? .locality, radius: kind?.radius ?? -1, latitude: box.south, longitude: box.west)
+        }
+    }
+
+    /// The nearest settlement of each group within its kind's radius (ties to the lower feature
+    /// index), from every point of a small settlements layer: the same answers as
+    /// ``nearestSettlement(in:_:latitude:longitude:)``.
+    static func nearestSettlements(scanning points: [SettlementPoint], of layer: GMap, latitude: Double, longitude: Double)
+        -> (locality: (feature: Feature, distance: Double)?, subLocality: (feature: Feature, distance: Double)?) {
+        var best: (locality: (index: Int, distance: Double)?, subLocality: (index: Int, distance: Double)?)
+        let plane = LocalPlane(latitude: latitude, longitude: longitude)
+        for (index, point) in points.enumerated() where point.radius >= 0 {
+            let planar = plane.project(latitude: point.latitude, longitude: point.longitude)
+            // Measured on the ellipsoid only when the plane says it may be within the radius and
+            // as near as the group's best so far (the plane is within 1 % of the ellipsoid here).
+            let current = point.group == .locality ? best.locality : best.subLocality
+            let reach = min(point.radius, current?.distance ?? point.radius) * GMap.planarSlack + 1
+            guard planar.x * planar.x + planar.y * planar.y <= reach * reach else { continue }
+            let distance = Geodesic.distance(latitude: latitude, longitude: longitude, toLatitude: point.latitude, longitude: point.longitude)
+            // Points come in index order: only a strictly nearer one replaces the best.
+            guard distance <= point.radius, current.map({ distance < $0.distance }) ?? true else { continue }
+            if point.group == .locality { best.locality = (index, distance) } else { best.subLocality = (index, distance) }
+        }
+        return (best.locality.map { (Feature(map: layer, index: $0.index), $0.distance) },
+                best.subLocality.map { (Feature(map: layer, index: $0.index), $0.distance) })
+    }
+
+    /// The nearest point of the settlements layer whose `place` is of `group` and lies within its
+    /// own kind's radius (ties to the lower feature index), or nil.
+    static func nearestSettlement(in layer: GMap, _ group: SettlementGroup, latitude: Double, longitude: Double) -> PointMatch? {
+        var reach = 0.0
+        for entry in settlementRadii where settlementKind(entry.place.utf8)?.group == group { reach = max(reach, entry.metres) }
+        return layer.nearestPoint(latitude: latitude, longitude: longitude, within: reach) { index in
+            let feature = Feature(map: layer, index: index)
+            guard let kind = settlementKind(of: feature), kind.group == group else { return false }
+            let radius = kind.radius
+            // A settlement is one point: its bounding box is that point.
+            let box = feature.boundingBox
+            return Geodesic.distance(latitude: latitude, longitude: longitude, toLatitude: box.south, longitude: box.west) <= radius
         }
     }
 
@@ -147,22 +323,16 @@ public struct Placemark: Sendable {
     static let codeProperties = ["iso_a2", "ISO_A2", "iso_3166_1", "iso_a2_eh"]
     static let nameProperties = ["name", "NAME", "name_en", "admin", "ADMIN"]
 
-    /// The placemark for the answers, filled by the mapping above.
-    init(latitude: Double, longitude: Double, answers: [LayerAnswer]) {
+    /// The placemark for the answers (one per layer of `roles`, in order), its polygon layers'
+    /// fields filled by the mapping above.
+    init(latitude: Double, longitude: Double, answers: [LayerAnswer], roles: PlacemarkLayers) {
         self.latitude = latitude
         self.longitude = longitude
         self.answers = answers
-        // Each layer's name folded once (a placemark is asked for millions of times).
-        let folded = answers.map { String(decoding: NameFolding.fold($0.layer), as: UTF8.self) }
-        func layer(_ names: [String]) -> LayerAnswer? {
-            folded.firstIndex(where: names.contains).map { answers[$0] }
-        }
-        townLayer = folded.firstIndex(where: Self.townLayers.contains)
-        let otherLayers = Self.stateLayers + Self.timeZoneLayers + Self.marineLayers + Self.townLayers
-        let countryLayer = layer(Self.countryLayers)
-            ?? (answers.count == 1 && !otherLayers.contains(folded[0]) ? answers.first : nil)
-        var state = layer(Self.stateLayers)?.features.first
-        if state == nil, layer(Self.stateLayers) == nil {
+        func layer(_ index: Int?) -> LayerAnswer? { index.flatMap { $0 < answers.count ? answers[$0] : nil } }
+        let countryLayer = layer(roles.country)
+        var state = layer(roles.state)?.features.first
+        if state == nil, roles.state == nil {
             state = countryLayer?.features.first { Self.isSubdivisionCode($0.id) }
         }
         if let state {
@@ -183,16 +353,23 @@ public struct Placemark: Sendable {
         if let feature = countryFeature ?? countryLayer?.features.first(where: { !Self.isSubdivisionCode($0.id) }) {
             country = Self.name(of: feature)
         }
-        if let zone = layer(Self.timeZoneLayers)?.features.first {
+        if let zone = layer(roles.timeZone)?.features.first {
             timeZone = zone.property("tzid") ?? zone.id
         }
-        let water = layer(Self.marineLayers)?.features ?? []
+        let water = layer(roles.marine)?.features ?? []
         if let inland = water.first(where: { $0.property("water") == "inland" }) {
             inlandWater = Self.name(of: inland) ?? inland.id
         }
         if countryLayer?.features.isEmpty ?? true, let sea = water.first(where: { $0.property("water") != "inland" }) {
             ocean = Self.name(of: sea) ?? sea.id
         }
+    }
+
+    /// An empty placemark of the point, with no answers.
+    init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.answers = []
     }
 
     static func name(of feature: Feature) -> String? {
@@ -203,9 +380,17 @@ public struct Placemark: Sendable {
     }
 
     static func countryCode(of feature: Feature) -> String? {
-        for key in codeProperties {
-            if let value = feature.property(key), isAlpha2(value) { return value }
+        // One pass over the properties (a placemark asks every country answer): of the code
+        // properties whose value is two capitals, the first in `codeProperties` order.
+        var best: (slot: Int, value: String)?
+        for position in 0..<feature.propertyCount {
+            guard let property = feature.propertyBytes(at: position), property.value.count == 2,
+                  property.value.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else { continue }
+            for (slot, key) in codeProperties.enumerated() where slot < (best?.slot ?? Int.max) && property.key.elementsEqual(key.utf8) {
+                best = (slot, String(decoding: property.value, as: UTF8.self))
+            }
         }
+        if let best { return best.value }
         return isAlpha2(feature.id) ? feature.id : nil
     }
 
@@ -227,13 +412,66 @@ extension GMap {
     /// Every layer's answer for the point, and the familiar fields filled from them (see ``Placemark``).
     /// Every layer's features are empty when the coordinates are not valid.
     public func placemark(latitude: Double, longitude: Double) -> Placemark {
-        let layers = self.layers
-        let answers = layers.map { layer in
-            Placemark.LayerAnswer(layer: layer.layerName, features: layer.lookupAll(latitude: latitude, longitude: longitude))
+        PlacemarkLayers(self).placemark(latitude: latitude, longitude: longitude, needsLocality: true)
+    }
+}
+
+/// Which layer of a map's file fills which placemark fields, found once by name (a ``MapStack``
+/// keeps one per map, so that a placemark neither opens the layers nor compares their names).
+struct PlacemarkLayers: Sendable {
+    /// Every layer of the file, in file order, and their names.
+    let layers: [GMap], names: [String]
+    /// The positions in ``layers`` of the polygon layers read by name (``Placemark``'s table).
+    let country: Int?, state: Int?, timeZone: Int?, marine: Int?
+    /// The town layer, when it is a layer of points.
+    let town: Int?
+    /// A location map's layers (``MapLocationSource/LayerName``), each when of the right geometry.
+    let roads: Int?, addresses: Int?, postcodes: Int?, areas: Int?, places: Int?, settlements: Int?
+    /// The settlements of a small `settlements` layer, read once (``Placemark/settlementPoints(of:)``).
+    let settlementPoints: [Placemark.SettlementPoint]?
+    /// Whether each layer is one of polygons (the others contain no point).
+    let isPolygons: [Bool]
+
+    init(_ map: GMap) {
+        let layers = map.layers
+        self.layers = layers
+        let names = layers.map { $0.layerName }
+        self.names = names
+        let folded = names.map { String(decoding: NameFolding.fold($0), as: UTF8.self) }
+        let kinds = layers.map { $0.geometryKind }
+        isPolygons = kinds.map { $0 == nil || $0 == .polygons }
+        func named(_ list: [String]) -> Int? { folded.firstIndex(where: list.contains) }
+        func exactly(_ name: String, _ kind: GeometryKind) -> Int? {
+            names.firstIndex(of: name).flatMap { kinds[$0] == kind ? $0 : nil }
         }
-        var placemark = Placemark(latitude: latitude, longitude: longitude, answers: answers)
+        let otherLayers = Placemark.stateLayers + Placemark.timeZoneLayers + Placemark.marineLayers + Placemark.townLayers
+        country = named(Placemark.countryLayers) ?? (layers.count == 1 && !otherLayers.contains(folded[0]) ? 0 : nil)
+        state = named(Placemark.stateLayers)
+        timeZone = named(Placemark.timeZoneLayers)
+        marine = named(Placemark.marineLayers)
+        town = named(Placemark.townLayers).flatMap { kinds[$0] == .points ? $0 : nil }
+        typealias Name = MapLocationSource.LayerName
+        roads = exactly(Name.roads, .lines)
+        addresses = exactly(Name.addresses, .points)
+        postcodes = exactly(Name.postcodes, .points)
+        areas = exactly(Name.areas, .polygons)
+        places = exactly(Name.places, .points)
+        settlements = exactly(Name.settlements, .points)
+        settlementPoints = settlements.flatMap { Placemark.settlementPoints(of: layers[$0]) }
+    }
+
+    /// The placemark of the point from these layers; without `needsLocality` the town layer is not
+    /// searched (a more detailed map of a ``MapStack`` gave the locality), so it neither fills
+    /// ``Placemark/locality`` nor answers.
+    func placemark(latitude: Double, longitude: Double, needsLocality: Bool) -> Placemark {
+        var answers: [Placemark.LayerAnswer] = []
+        answers.reserveCapacity(layers.count)
+        for (index, layer) in layers.enumerated() {
+            answers.append(Placemark.LayerAnswer(layer: names[index], features: isPolygons[index] ? layer.lookupAll(latitude: latitude, longitude: longitude) : []))
+        }
+        var placemark = Placemark(latitude: latitude, longitude: longitude, answers: answers, roles: self)
         placemark.fillStreetFields(from: self)
-        placemark.fillLocality(from: layers)
+        if needsLocality, placemark.locality == nil { placemark.fillLocality(from: self) }
         return placemark
     }
 }

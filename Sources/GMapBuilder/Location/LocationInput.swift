@@ -75,7 +75,7 @@ public enum LocationInput {
         guard !tags.isEmpty else { return false }
         let name = tag("name", tags)
         if let highway = tag("highway", tags), StreetClass.isKept(highway, includePaths: includePaths), (name ?? tag("ref", tags)) != nil { return true }
-        if name != nil, OSMPlaces.category(of: tags, keys: OSMPlaces.areaKeys) != nil || OSMPlaces.category(of: tags, keys: OSMPlaces.placeKeys) != nil {
+        if name != nil, OSMPlaces.areaCategory(of: tags) != nil || OSMPlaces.category(of: tags, keys: OSMPlaces.placeKeys) != nil {
             return true
         }
         return tag("addr:housenumber", tags) != nil

@@ -9,6 +9,8 @@ public struct LocationMapSummary: Sendable {
     public var roadWays = 0
     /// Named areas, places, addresses and intersections written (main intersections among them).
     public var areas = 0, places = 0, addresses = 0, intersections = 0, mainIntersections = 0
+    /// Settlement nodes written (`place=city`, `town`, `village`, `suburb`, `quarter`, `neighbourhood`).
+    public var settlements = 0
     /// Ways that reference nodes absent from the extract (kept in their present pieces), and those references.
     public var waysWithAbsentNodes = 0, absentNodeReferences = 0
     /// Multipolygon relations skipped because members are missing or rings do not close.
@@ -23,18 +25,19 @@ public struct LocationMapSummary: Sendable {
 }
 
 /// Builds a location map (format 3.1) from OpenStreetMap data: layers `areas` (polygons), `roads`
-/// (lines), `places`, `addresses`, `postcodes` and `intersections` (points), named as ``MapLocationSource`` reads them.
+/// (lines), `places`, `addresses`, `postcodes`, `intersections` and `settlements` (points), named as ``MapLocationSource`` reads them.
 ///
 /// What each layer's features hold (ids and properties, all strings):
 ///
 /// | layer | id | properties |
 /// |---|---|---|
-/// | `areas` | `way/ID` or `relation/ID` | `name`, `category` (`leisure=park`), `name:LL` (names in other languages, see below) |
+/// | `areas` | `way/ID` or `relation/ID` | `name`, `category` (`leisure=park`), `place` (a settlement's kind, as for `settlements`), `water` = `inland` (`natural=water`, `waterway=riverbank`, `landuse=reservoir`), `name:LL` (names in other languages, see below) |
 /// | `roads` | the street's name | `name`, `class` (the `highway` value), `ref` when the ways agree on one, `intersections`: the street's intersections in order along each of its lines, as indices in the `intersections` layer joined by `,`, the lines joined by `;` (absent when it has none), `name:LL` |
 /// | `places` | its name | `category`, `name:LL` |
 /// | `addresses` | the street's name (`addr:street`), or the house number when there is none | `housenumber` |
 /// | `postcodes` | a postal code (`addr:postcode`) | none; its points are those of the addresses that carry the code |
 /// | `intersections` | the distinct street names, sorted, joined by ` / ` | `main` = `yes` for a main intersection (absent otherwise), `legs`: per leg `R:B`, the index `R` of its street in the `roads` layer and its bearing `B` in whole degrees 25 m along the leg, joined by `;` |
+/// | `settlements` | the name of a `place=city`, `town`, `village`, `suburb`, `quarter` or `neighbourhood` node | `place` (that value) |
 ///
 /// `name:LL` are the element's names in other languages (OSM's `name:sv`, `name:en`, …, a language
 /// code of two or three letters: ``LocalNames``), those of `languages` (nil: every one), except
@@ -45,7 +48,7 @@ public struct LocationMapSummary: Sendable {
 /// found by name (`gmap find`) through their ids, and the file stays small (every property costs a
 /// 20-byte record).
 ///
-/// The `addresses` and `intersections` layers have no label points and no name index (`gmap find`
+/// The `addresses`, `intersections` and `settlements` layers have no label points and no name index (`gmap find`
 /// searches places, areas, roads and postcodes). A postal code is a feature of its own, with the
 /// points of its addresses, rather than a property of each address: the nearest postcode point
 /// is the nearest address's code, and the map is 7 % smaller.
@@ -102,6 +105,7 @@ public enum LocationMapBuilder {
         options.quantizer = .standard
         var summary = LocationMapSummary()
         var map = LayeredMapBuilder()
+        typealias Kind = MapLocationSource.LayerName
         func string(_ key: String, _ value: String) -> SourceFeature.KeptProperty { .init(key: key, value: value) }
         func degrees(_ node: OSMNode) -> (longitude: Double, latitude: Double) { (node.longitude, node.latitude) }
         // Names in other languages, those asked for, by key; one that is the name itself is left out.
@@ -113,8 +117,12 @@ public enum LocationMapBuilder {
         // Areas first: a 3.0 reader then still opens the file and answers them.
         var areas = try MapBuilder(options: options)
         for area in places.areas {
+            // The placemark's kinds: a settlement's `place` value, and inland water.
+            var kinds: [SourceFeature.KeptProperty] = []
+            if let settlement = area.settlement { kinds.append(string(Kind.place, settlement)) }
+            if area.isWater { kinds.append(string(Kind.water, Kind.inland)) }
             try areas.add(SourceFeature(id: "\(area.source.kind.name)/\(area.source.id)",
-                                        properties: [string("name", area.name), string("category", area.category)] + localNames(area.localNames, of: area.name),
+                                        properties: [string("name", area.name), string("category", area.category)] + kinds + localNames(area.localNames, of: area.name),
                                         polygons: area.polygons.map { $0.map { $0.map(degrees) } }))
         }
         var roads = try LineLayerBuilder(options: options)
@@ -157,6 +165,13 @@ public enum LocationMapBuilder {
         for code in pointsByCode.keys.sorted() {
             try postcodes.add(SourcePointFeature(id: code, points: pointsByCode[code, default: []]))
         }
+        // The settlement nodes again, apart: the placemark's nearest locality is then a search over these few points.
+        var settlements = try PointLayerBuilder(options: options)
+        settlements.writesIndexes = false  // their names are found in places
+        for place in places.places where place.source.kind == .node {
+            guard let kind = place.settlement else { continue }
+            try settlements.add(SourcePointFeature(id: place.name, properties: [string(Kind.place, kind)], points: [(place.longitude, place.latitude)]))
+        }
         var intersections = try PointLayerBuilder(options: options)
         intersections.writesIndexes = false
         for intersection in network.intersections {
@@ -191,13 +206,16 @@ public enum LocationMapBuilder {
         }
         if postcodes.featureCount > 0 { try map.addLayer(named: Name.postcodes, postcodes) }
         if intersections.featureCount > 0 { try map.addLayer(named: Name.intersections, intersections) }
+        // Last, so that the layers before keep their places in the file.
+        if settlements.featureCount > 0 { try map.addLayer(named: Name.settlements, settlements) }
         // From here only the map holds the layers' features, so that it frees each once it is built.
         let written = (roads: roads.featureCount, places: placeLayer.featureCount, addresses: addresses.featureCount,
-                       postcodes: postcodes.featureCount, intersections: intersections.featureCount)
+                       postcodes: postcodes.featureCount, intersections: intersections.featureCount, settlements: settlements.featureCount)
         areas = try MapBuilder(options: options)
         roads = try LineLayerBuilder(options: options)
         (placeLayer, addresses, postcodes, intersections) = (try PointLayerBuilder(options: options), try PointLayerBuilder(options: options),
                                                              try PointLayerBuilder(options: options), try PointLayerBuilder(options: options))
+        settlements = try PointLayerBuilder(options: options)
         summary.roadWays = network.streets.reduce(0) { $0 + $1.wayIDs.count }
         summary.areas = places.areas.count
         summary.incompleteRelations = places.incompleteRelations
@@ -209,10 +227,11 @@ public enum LocationMapBuilder {
         summary.places = written.places
         summary.addresses = written.addresses
         summary.intersections = written.intersections
+        summary.settlements = written.settlements
         summary.waysWithAbsentNodes = absent.ways
         summary.absentNodeReferences = absent.references
-        let names = [Name.areas, Name.roads, Name.places, Name.addresses, Name.postcodes, Name.intersections]
-        let kept = [summary.areas > 0, true, written.places > 0, written.addresses > 0, written.postcodes > 0, written.intersections > 0]
+        let names = [Name.areas, Name.roads, Name.places, Name.addresses, Name.postcodes, Name.intersections, Name.settlements]
+        let kept = [summary.areas > 0, true, written.places > 0, written.addresses > 0, written.postcodes > 0, written.intersections > 0, written.settlements > 0]
         let layerNames = zip(names, kept).filter(\.1).map(\.0)
         // The first report also counts the file-wide sections (LAYR, META, STRS): leave those out.
         let shared: Set<String> = ["LAYR", "META", "STRS"]

@@ -12,11 +12,13 @@ public struct OSMPlace: Sendable, Equatable {
     public var source: (kind: OSMElementKind, id: Int64)
     /// Its names in other languages, by key (`name:sv`).
     public var localNames: [String: String] = [:]
+    /// Its `place` value when that is one of ``OSMPlaces/settlementKinds`` (`suburb`), else nil.
+    public var settlement: String?
 
     /// Equal when every field is (the source compared by kind and id).
     public static func == (a: OSMPlace, b: OSMPlace) -> Bool {
         a.name == b.name && a.category == b.category && a.latitude == b.latitude && a.longitude == b.longitude
-            && a.source.kind == b.source.kind && a.source.id == b.source.id && a.localNames == b.localNames
+            && a.source.kind == b.source.kind && a.source.id == b.source.id && a.localNames == b.localNames && a.settlement == b.settlement
     }
 }
 
@@ -55,11 +57,15 @@ public struct OSMArea: Sendable, Equatable {
     public var source: (kind: OSMElementKind, id: Int64)
     /// Its names in other languages, by key (`name:sv`).
     public var localNames: [String: String] = [:]
+    /// Its `place` value when that is one of ``OSMPlaces/settlementKinds`` (`suburb`), else nil.
+    public var settlement: String?
+    /// Whether it is inland water: `natural=water`, `waterway=riverbank` or `landuse=reservoir`.
+    public var isWater = false
 
     /// Equal when every field is (the source compared by kind and id).
     public static func == (a: OSMArea, b: OSMArea) -> Bool {
         a.name == b.name && a.category == b.category && a.polygons == b.polygons && a.source.kind == b.source.kind && a.source.id == b.source.id
-            && a.localNames == b.localNames
+            && a.localNames == b.localNames && a.settlement == b.settlement && a.isWater == b.isWater
     }
 }
 
@@ -68,8 +74,10 @@ public struct OSMArea: Sendable, Equatable {
 /// - **Places**: named nodes, and named ways that are not areas or streets, with one of
 ///   ``placeKeys`` (a way's place is the centre of its nodes' bounding box).
 /// - **Addresses**: nodes and ways with `addr:housenumber`.
-/// - **Areas**: named closed ways with one of ``areaKeys`` (not streets, unless `area=yes`), and
-///   named `type=multipolygon` relations whose member ways join into closed rings. A relation
+/// - **Areas**: named closed ways with one of ``areaKeys`` or `waterway=riverbank` (not streets,
+///   unless `area=yes`), and such named `type=multipolygon` relations whose member ways join into
+///   closed rings. Each knows its settlement kind (``OSMArea/settlement``) and whether it is
+///   water (``OSMArea/isWater``), for the placemark's locality, subLocality and inland water. A relation
 ///   with a member the extract does not hold, or whose ways do not close, is skipped and counted
 ///   in ``incompleteRelations``: extracts cut relations at their edge.
 public struct OSMPlaces: Sendable {
@@ -79,6 +87,10 @@ public struct OSMPlaces: Sendable {
     /// Keys that make a named closed way or multipolygon an area, most telling first.
     public static let areaKeys = ["amenity", "leisure", "tourism", "shop", "place", "landuse", "natural", "building", "man_made",
                                   "historic", "public_transport", "railway", "highway"]
+
+    /// The `place` values that name a settlement or a part of one: the placemark's locality
+    /// (`city`, `town`, `village`) and subLocality (`suburb`, `quarter`, `neighbourhood`).
+    public static let settlementKinds = ["city", "town", "village", "suburb", "quarter", "neighbourhood"]
 
     /// Named points of interest, in file order (nodes, then ways).
     public var places: [OSMPlace] = []
@@ -99,7 +111,7 @@ public struct OSMPlaces: Sendable {
         for node in data.nodes {
             if let name = node.tag("name"), let category = Self.category(of: node.tags, keys: Self.placeKeys) {
                 places.append(OSMPlace(name: name, category: category, latitude: node.latitude, longitude: node.longitude, source: (.node, node.id),
-                                       localNames: LocalNames.of(node.tags, keeping: { _ in true })))
+                                       localNames: LocalNames.of(node.tags, keeping: { _ in true }), settlement: Self.settlement(node.tags)))
             }
             if let address = Self.address(node.tags, latitude: node.latitude, longitude: node.longitude) { addresses.append(address) }
         }
@@ -108,26 +120,28 @@ public struct OSMPlaces: Sendable {
             guard nodes.count == way.nodeIDs.count, let centre = Self.centre(of: nodes) else { continue }
             let name = way.tag("name")
             let isStreet = way.tag("highway") != nil && way.tag("area") != "yes"
-            if let name, way.isClosed, !isStreet, let category = Self.category(of: way.tags, keys: Self.areaKeys) {
+            if let name, way.isClosed, !isStreet, let category = Self.areaCategory(of: way.tags) {
                 if isSurfaceArea(way.tag) {
-                    areas.append(OSMArea(name: name, category: category, polygons: [[nodes]], source: (.way, way.id), localNames: LocalNames.of(way.tags, keeping: { _ in true })))
+                    areas.append(OSMArea(name: name, category: category, polygons: [[nodes]], source: (.way, way.id), localNames: LocalNames.of(way.tags, keeping: { _ in true }),
+                                         settlement: Self.settlement(way.tags), isWater: Self.isWater(way.tags)))
                 }
             } else if let name, way.tag("highway") == nil, let category = Self.category(of: way.tags, keys: Self.placeKeys) {
                 places.append(OSMPlace(name: name, category: category, latitude: centre.latitude, longitude: centre.longitude, source: (.way, way.id),
-                                       localNames: LocalNames.of(way.tags, keeping: { _ in true })))
+                                       localNames: LocalNames.of(way.tags, keeping: { _ in true }), settlement: Self.settlement(way.tags)))
             }
             if let address = Self.address(way.tags, latitude: centre.latitude, longitude: centre.longitude) { addresses.append(address) }
         }
         let waysByID = Dictionary(data.ways.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for relation in data.relations where relation.tag("type") == "multipolygon" {
-            guard let name = relation.tag("name"), let category = Self.category(of: relation.tags, keys: Self.areaKeys),
+            guard let name = relation.tag("name"), let category = Self.areaCategory(of: relation.tags),
                   isSurfaceArea(relation.tag) else { continue }
             guard let polygons = Self.polygons(of: relation, ways: waysByID, data: data) else {
                 incompleteRelations += 1
                 continue
             }
             areas.append(OSMArea(name: name, category: category, polygons: polygons, source: (.relation, relation.id),
-                                 localNames: LocalNames.of(relation.tags, keeping: { _ in true })))
+                                 localNames: LocalNames.of(relation.tags, keeping: { _ in true }), settlement: Self.settlement(relation.tags),
+                                 isWater: Self.isWater(relation.tags)))
         }
     }
 
@@ -135,6 +149,25 @@ public struct OSMPlaces: Sendable {
     static func category(of tags: [OSMTag], keys: [String]) -> String? {
         for key in keys { if let tag = tags.first(where: { $0.key == key }), tag.value != "no" { return "\(key)=\(tag.value)" } }
         return nil
+    }
+
+    /// An area's category: the first of ``areaKeys`` present, else `waterway=riverbank` (a river's
+    /// water as an area), else nil.
+    static func areaCategory(of tags: [OSMTag]) -> String? {
+        if let category = category(of: tags, keys: areaKeys) { return category }
+        return tags.contains { $0.key == "waterway" && $0.value == "riverbank" } ? "waterway=riverbank" : nil
+    }
+
+    /// The `place` value when it is one of ``settlementKinds``.
+    static func settlement(_ tags: [OSMTag]) -> String? {
+        guard let value = tags.first(where: { $0.key == "place" })?.value, settlementKinds.contains(value) else { return nil }
+        return value
+    }
+
+    /// Whether the tags make inland water: `natural=water`, `waterway=riverbank` or `landuse=reservoir`.
+    static func isWater(_ tags: [OSMTag]) -> Bool {
+        tags.contains { ($0.key == "natural" && $0.value == "water") || ($0.key == "waterway" && $0.value == "riverbank")
+            || ($0.key == "landuse" && $0.value == "reservoir") }
     }
 
     static func address(_ tags: [OSMTag], latitude: Double, longitude: Double) -> OSMAddress? {

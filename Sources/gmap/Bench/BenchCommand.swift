@@ -51,7 +51,7 @@ enum BenchCommand: Command {
         }
         switch list.positional.count {
         case 0 where list.value("--osm") != nil: settings = Settings(location: .argument(""))
-        case 0: settings = Settings(location: try DefaultMap.location())
+        case 0: settings = Settings(location: try DefaultMap.location(command: name))
         case 1: settings = Settings(location: .argument(list.positional[0]))
         default: throw CommandFailure(message: "usage: gmap bench [MAP] [--points N] [--runs R] (see 'gmap help bench')")
         }
@@ -140,6 +140,7 @@ enum BenchCommand: Command {
         if map.layerNames.count > 1 {
             report.placemark = measurePlacemarks(points: Array(sets[0].points.prefix(20_000)), map: map)
         }
+        report.stack = StackBench.measure(map: map, seed: settings.seed)
         if let answersFile = settings.answersFile {
             let text = report.answers.joined(separator: "\n") + "\n"
             try OutputFile.write(Array(text.utf8), to: answersFile)
@@ -249,6 +250,10 @@ extension BenchCommand {
       geocode    on a location map: forward geocoding (GMap.geocode) of up to 2,000 of its
                  addresses drawn at random, each as "street number", timed one by one over R
                  runs: the first match only (p50, p99 in µs) and the ten gmap geocode prints
+      stacked    on a location map: the placemark of a stack of it and the shipped world map
+                 (what gmap place --map MAP answers), timed one by one at 20,000 random points of
+                 the bounds of its streets (p50, p99, mean in µs), and each map's own placemark
+                 (p50), with how many points got a thoroughfare and a locality
       build      with --osm: builds the location map of FILE min(R, 5) times in this process
                  (read, decode, build; median and slowest), the process's peak RSS (VmHWM)
                  before and after, and the map's bytes; the rest of the bench measures that map
@@ -271,7 +276,9 @@ extension BenchCommand {
     once_us_p50, once_us_p99, along, inside, other, unknown, rss_after_walks_kb, geocode{addresses,
     found, us_p50, us_p99, ten_us_p50, ten_us_p99}}; with --osm
     build{input, builds, ms_median, ms_max, peak_rss_kb, peak_rss_before_kb, bytes}; for a map of
-    several layers placemark{points, with_locality, layers, us_p50, us_p99, us_mean}).
+    several layers placemark{points, with_locality, layers, us_p50, us_p99, us_mean}; on a location
+    map stack{points, with_thoroughfare, with_locality, us_p50, us_p99, us_mean, map_us_p50,
+    world_us_p50}).
 
     --save-points FILE writes the point sets used, as "lat,lon" lines under a "# name: N points"
     line per set, so other tools can be timed on the very same points.

@@ -1,0 +1,136 @@
+/// Several maps that answer as one: a city's location map (`gmap build --osm`) over the world
+/// map, a map of states over both. ``placemark(latitude:longitude:)`` takes each field from the
+/// most detailed map that fills it, and lists every map's layers.
+///
+/// **Order.** ``maps`` holds the maps most detailed first: location maps (those with a layer of
+/// lines named `roads`) before the others, and otherwise in the order given. The world map given
+/// last therefore always comes last.
+///
+/// **Precedence.** Each field, or group of fields that belong together, comes from the first map
+/// in that order that fills it; a later map never overrides it:
+///
+/// | Fields | From the first map (in ``maps``' order) that has |
+/// |---|---|
+/// | ``Placemark/isoCountryCode`` | a country code (of its country layer, or the first letters of a state's code) |
+/// | ``Placemark/country`` | a country name, and no country code other than the stack's |
+/// | ``Placemark/administrativeArea``, ``Placemark/administrativeAreaCode`` | either (both from that map) |
+/// | ``Placemark/timeZone`` | a time zone |
+/// | ``Placemark/thoroughfare``, ``Placemark/subThoroughfare`` | a thoroughfare (both from that map: a house number is never taken from another map's street) |
+/// | ``Placemark/postalCode`` | a postal code |
+/// | ``Placemark/name`` | a name |
+/// | ``Placemark/locality``, ``Placemark/localityDistance`` | a locality (both from that map): a city map's OSM settlement before the world map's nearest town (which is then not searched for) |
+/// | ``Placemark/subLocality`` | a subLocality |
+/// | ``Placemark/inlandWater`` | inland water: a city map's OSM water area before the world map's lake |
+/// | ``Placemark/ocean`` | an ocean, and only when no map puts the point in a country |
+/// | ``Placemark/areasOfInterest`` | at least one area |
+///
+/// ``Placemark/answers`` lists every layer of every map, in stack order, each with its map's
+/// position in ``maps`` (``Placemark/LayerAnswer/map``); ``Placemark/features(in:)`` finds the
+/// first layer of a name. A stack is an immutable `Sendable` value, as its maps are.
+public struct MapStack: Sendable {
+    /// The maps, most detailed first (see the type's description).
+    public let maps: [GMap]
+
+    /// A stack of `maps`, reordered most detailed first: location maps (a layer of lines named
+    /// `roads`) before the others, each group in the given order.
+    public init(_ maps: [GMap]) {
+        let detailed = maps.filter(Self.isLocationMap)
+        self.maps = detailed + maps.filter { !Self.isLocationMap($0) }
+        roles = self.maps.map(PlacemarkLayers.init)
+    }
+
+    /// Each map's layers and their roles, found once.
+    let roles: [PlacemarkLayers]
+
+    /// Whether `map`'s file has a layer of lines named `roads` (`gmap build --osm` makes one).
+    public static func isLocationMap(_ map: GMap) -> Bool {
+        map.layer(named: MapLocationSource.LayerName.roads)?.geometryKind == .lines
+    }
+
+    /// The placemark of the point from every map, each field from the most detailed map that
+    /// fills it (see the type's description). Every layer's features are empty when the
+    /// coordinates are not valid.
+    public func placemark(latitude: Double, longitude: Double) -> Placemark {
+        var result = Placemark(latitude: latitude, longitude: longitude)
+        for (position, map) in roles.enumerated() {
+            var one = map.placemark(latitude: latitude, longitude: longitude, needsLocality: result.locality == nil)
+            for index in one.answers.indices { one.answers[index].map = position }
+            result.merge(one)
+        }
+        if result.isoCountryCode != nil || result.country != nil { result.ocean = nil }
+        return result
+    }
+
+    /// The names of every map's layers, in stack order (a name may repeat).
+    public var layerNames: [String] { maps.flatMap { $0.layerNames } }
+
+    /// The features of every map whose id or kept name matches `text`, as
+    /// ``GMap/find(_:layer:matching:limit:)`` finds them in one map: exact matches of every layer
+    /// of every map (in stack order) first, then prefix matches, then word matches. `layer`
+    /// restricts the search to the layers of that name. At most `limit` features.
+    public func find(_ text: String, layer: String? = nil, matching loosest: NameMatch = .words, limit: Int = Int.max) -> [Feature] {
+        let query = NameQuery(text)
+        guard !query.words.isEmpty, limit > 0 else { return [] }
+        var searched: [GMap] = []
+        for map in maps {
+            if let layer {
+                if let named = map.layer(named: layer) { searched.append(named) }
+            } else {
+                searched += map.layers
+            }
+        }
+        let matches = searched.map { $0.matches(query, loosest: loosest) }
+        var found: [Feature] = []
+        for rank in NameMatch.allCases where rank <= loosest {
+            for (map, layerMatches) in zip(searched, matches) {
+                for match in layerMatches where match.match == rank {
+                    found.append(Feature(map: map, index: match.feature))
+                    if found.count >= limit { return found }
+                }
+            }
+        }
+        return found
+    }
+}
+
+#if !hasFeature(Embedded)
+extension MapStack {
+    /// For code written with `CLGeocoder.reverseGeocodeLocation` in mind: at most one placemark
+    /// (none when no map answers), as ``GMap/reverseGeocode(latitude:longitude:)`` gives for one map.
+    public func reverseGeocode(latitude: Double, longitude: Double) async -> [Placemark] {
+        let placemark = placemark(latitude: latitude, longitude: longitude)
+        return placemark.isEmpty ? [] : [placemark]
+    }
+}
+#endif
+
+extension Placemark {
+    /// Takes from `other` (a less detailed map's placemark) each field group this placemark lacks,
+    /// and appends its answers.
+    mutating func merge(_ other: Placemark) {
+        if isoCountryCode == nil { isoCountryCode = other.isoCountryCode }
+        // The country's name only from a map that agrees on the code (a map of states knows the
+        // code from `FI-18`, but not the name).
+        if country == nil, other.isoCountryCode == nil || other.isoCountryCode == isoCountryCode { country = other.country }
+        if administrativeArea == nil, administrativeAreaCode == nil {
+            administrativeArea = other.administrativeArea
+            administrativeAreaCode = other.administrativeAreaCode
+        }
+        if timeZone == nil { timeZone = other.timeZone }
+        if thoroughfare == nil {
+            thoroughfare = other.thoroughfare
+            subThoroughfare = other.subThoroughfare
+        }
+        if postalCode == nil { postalCode = other.postalCode }
+        if name == nil { name = other.name }
+        if locality == nil {
+            locality = other.locality
+            localityDistance = other.localityDistance
+        }
+        if subLocality == nil { subLocality = other.subLocality }
+        if inlandWater == nil { inlandWater = other.inlandWater }
+        if ocean == nil { ocean = other.ocean }
+        if areasOfInterest.isEmpty { areasOfInterest = other.areasOfInterest }
+        answers += other.answers
+    }
+}
