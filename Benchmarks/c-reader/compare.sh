@@ -6,13 +6,17 @@
 #
 #  1. Points: `gmap bench --save-points` writes gmap's own point sets from N points (default
 #     1,000,000): "uniform" (uniform on the sphere), "on land" and "near border" (within 100 m of
-#     a boundary of the map's first layer); this script adds "lattice", every 0.25° of latitude
-#     and longitude from -90 to 90 and -180 to 180 (points on tile edges and corners, the poles
-#     and both antimeridians, whose query points have zero fractions).
+#     a boundary of the map's first layer; gmap leaves these two out when no uniform point is in
+#     a feature, as on a city's map). This script adds three sets for the answers: "in grid", N
+#     points uniform in longitude and latitude over the first layer's grid (so that a map of a
+#     small region is exercised too); "grid lattice", up to about a million points on a lattice
+#     of the first layer's grid whose step divides its tiles (points on tile edges and corners,
+#     at whole units); and "world lattice", every 0.25° from -90 to 90 and -180 to 180 (the
+#     poles and both antimeridians).
 #  2. Answers: `gmap query MAP - --all` and `gmap_ref MAP --all` on every point, then the same
 #     without --all (the smallest feature, which lets a version 3 lookup stop early); every
 #     line must be the same (0 differences), else the script fails and shows the first ones.
-#  3. Timing, per point set (lattice excluded): ns per lookup (the smallest containing feature
+#  3. Timing, per point set (gmap's sets and "in grid"; the lattices are left out): ns per lookup (the smallest containing feature
 #     of the map's first layer, as gmap bench times) of `gmap bench MAP --points-file SET
 #     --runs R --json` (ns_median) and of `gmap_ref MAP --bench SET --runs R` (median of R runs),
 #     each repeated REPEATS times; the medians of those are reported with the ratio Swift ÷ C.
@@ -43,17 +47,36 @@ echo "map: $MAP ($(wc -c < "$MAP") bytes; $("$GMAP" info "$MAP" | sed -n 's/^for
 # 1. points
 "$GMAP" bench "$MAP" --points "$N" --runs 1 --save-points "$WORK/saved.txt" > /dev/null
 awk -v dir="$WORK" '
-    /^# / { name = substr($0, 3); sub(/:.*/, "", name); gsub(/ /, "-", name); file = dir "/set-" name ".txt"; names = names name "\n"; next }
+    /^# / { name = substr($0, 3); sub(/:.*/, "", name); gsub(/ /, "-", name); file = dir "/set-" name ".txt"; next }
     /^$/ { next }
-    { print > file }
+    { if (!(file in seen)) { seen[file] = 1; names = names substr(file, length(dir) + 6, length(file) - length(dir) - 9) "\n" } print > file }
     END { printf "%s", names > (dir "/sets") }' "$WORK/saved.txt"
-awk 'BEGIN { for (i = -360; i <= 360; i++) for (j = -720; j <= 720; j++) printf "%.2f,%.2f\n", i / 4, j / 4 }' \
-    > "$WORK/set-lattice.txt"
+# the first layer's grid: units per degree, origin, tile size, columns, rows
+read -r _ _ U OX OY TW TH COLS ROWS < <("$REF" "$MAP" --info | head -1)
+awk -v U="$U" -v ox="$OX" -v oy="$OY" -v tw="$TW" -v th="$TH" -v c="$COLS" -v r="$ROWS" -v n="$N" -v dir="$WORK" '
+    function clampx(v) { return v > 180 ? 180 : v }
+    function clampy(v) { return v > 90 ? 90 : v }
+    BEGIN {
+        srand(7)
+        for (i = 0; i < n; i++)
+            printf "%.9f,%.9f\n", clampy((oy + rand() * r * th) / U), clampx((ox + rand() * c * tw) / U) > (dir "/set-in-grid.txt")
+        k = 0                                  # lattice step tile/2^k, at most about 10^6 points
+        while (k < 20 && int(tw / 2^(k + 1)) >= 1 && int(th / 2^(k + 1)) >= 1 && (c * 2^(k + 1) + 1) * (r * 2^(k + 1) + 1) <= 1100000) k++
+        sx = int(tw / 2^k); sy = int(th / 2^k); nx = int(c * tw / sx); ny = int(r * th / sy)
+        while ((nx + 1) * (ny + 1) > 1100000) { sx *= 2; sy *= 2; nx = int(c * tw / sx); ny = int(r * th / sy) }
+        for (j = 0; j <= ny; j++) for (i = 0; i <= nx; i++)
+            printf "%.7f,%.7f\n", clampy((oy + j * sy) / U), clampx((ox + i * sx) / U) > (dir "/set-grid-lattice.txt")
+        for (i = -360; i <= 360; i++) for (j = -720; j <= 720; j++)
+            printf "%.2f,%.2f\n", i / 4, j / 4 > (dir "/set-world-lattice.txt")
+    }'
 : > "$WORK/all.txt"
-while read -r s; do cat "$WORK/set-$s.txt" >> "$WORK/all.txt"; done < "$WORK/sets"
-cat "$WORK/set-lattice.txt" >> "$WORK/all.txt"
+summary=""
+for s in $(cat "$WORK/sets") in-grid grid-lattice world-lattice; do
+    cat "$WORK/set-$s.txt" >> "$WORK/all.txt"
+    summary="$summary${summary:+, }$s $(wc -l < "$WORK/set-$s.txt")"
+done
 TOTAL=$(wc -l < "$WORK/all.txt")
-echo "points: $TOTAL ($(while read -r s; do printf '%s %s, ' "$s" "$(wc -l < "$WORK/set-$s.txt")"; done < "$WORK/sets")lattice $(wc -l < "$WORK/set-lattice.txt"))"
+echo "points: $TOTAL ($summary)"
 
 # 2. answers
 status=0
@@ -90,5 +113,5 @@ while read -r s; do
     tc=$(median < "$WORK/t-c")
     printf '%-12s %9s %12.1f %12.1f %12.2f\n' "$s" "$(wc -l < "$WORK/set-$s.txt")" "$ts" "$tc" \
         "$(awk -v a="$ts" -v b="$tc" 'BEGIN { print a / b }')"
-done < "$WORK/sets"
+done < <(cat "$WORK/sets"; echo in-grid)
 echo "OK: 0 differences"

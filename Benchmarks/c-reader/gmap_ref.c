@@ -259,12 +259,11 @@ typedef struct {
     int cap;
     int count;
     int first_only; /* lookup: stop at the first answer */
-    int64_t last;   /* the feature reported last (3.2: report each feature once) */
+    int64_t last;   /* the feature reported last (3.2: a record's slots report each feature once) */
 } gm_answers;
 
 static inline void report(gm_answers *a, uint64_t feature)
 {
-    if ((int64_t)feature == a->last) return;
     a->last = (int64_t)feature;
     if (a->count < a->cap) a->out[a->count] = (uint32_t)feature;
     a->count++;

@@ -12,6 +12,9 @@
  *       prints one line per set: name, points, found, runs, median and best ns per lookup.
  *   gmap_ref MAP --check
  *       opens the map and exits 0, or prints why it cannot be opened and exits 2.
+ *   gmap_ref MAP --info
+ *       one line per layer: name, geometry, units per degree, origin x and y, tile width and
+ *       height (in units), columns and rows, tab-separated.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -235,10 +238,11 @@ int main(int argc, char **argv)
     gm_map m;
     char err[512];
     const char *path = NULL, *layer_name = NULL, *bench_file = NULL;
-    int all = 0, runs = 11, check = 0, layer = -1, i, status;
+    int all = 0, runs = 11, check = 0, info = 0, layer = -1, i, status;
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--all")) all = 1;
         else if (!strcmp(argv[i], "--check")) check = 1;
+        else if (!strcmp(argv[i], "--info")) info = 1;
         else if (!strcmp(argv[i], "--layer") && i + 1 < argc) layer_name = argv[++i];
         else if (!strcmp(argv[i], "--bench") && i + 1 < argc) bench_file = argv[++i];
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
@@ -246,7 +250,7 @@ int main(int argc, char **argv)
         else if (argv[i][0] == '-' || path) {
             fprintf(stderr, "usage: gmap_ref MAP [--all] [--layer NAME] < points\n"
                             "       gmap_ref MAP --bench POINTS [--runs R] [--layer NAME] [--all]\n"
-                            "       gmap_ref MAP --check\n");
+                            "       gmap_ref MAP --check | --info\n");
             return 2;
         } else path = argv[i];
     }
@@ -267,6 +271,16 @@ int main(int argc, char **argv)
         }
     }
     if (check) status = 0;
+    else if (info) {
+        for (i = 0; i < m.layer_count; i++) {
+            const gm_layer *L = &m.layers[i];
+            put_utf8(L->name, L->name_len, stdout);
+            printf("\t%u\t%u\t%lld\t%lld\t%lld\t%lld\t%llu\t%llu\n", L->geometry, m.units, (long long)L->origin_x,
+                   (long long)L->origin_y, (long long)L->tile_width, (long long)L->tile_height,
+                   (unsigned long long)L->columns, (unsigned long long)L->rows);
+        }
+        status = 0;
+    }
     else if (bench_file) status = bench(&m, layer >= 0 ? layer : 0, all, bench_file, runs);
     else status = query(&m, layer, all);
     gm_close(&m);
