@@ -52,7 +52,7 @@ awk -v dir="$WORK" '
     { if (!(file in seen)) { seen[file] = 1; names = names substr(file, length(dir) + 6, length(file) - length(dir) - 9) "\n" } print > file }
     END { printf "%s", names > (dir "/sets") }' "$WORK/saved.txt"
 # the first layer's grid: units per degree, origin, tile size, columns, rows
-read -r _ _ U OX OY TW TH COLS ROWS < <("$REF" "$MAP" --info | head -1)
+read -r _ U OX OY TW TH COLS ROWS < <("$REF" "$MAP" --info | head -1 | cut -f2-)   # after the name
 awk -v U="$U" -v ox="$OX" -v oy="$OY" -v tw="$TW" -v th="$TH" -v c="$COLS" -v r="$ROWS" -v n="$N" -v dir="$WORK" '
     function clampx(v) { return v > 180 ? 180 : v }
     function clampy(v) { return v > 90 ? 90 : v }
