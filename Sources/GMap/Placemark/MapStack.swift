@@ -79,17 +79,7 @@ public struct MapStack: Sendable {
                 searched += map.layers
             }
         }
-        let matches = searched.map { $0.matches(query, loosest: loosest) }
-        var found: [Feature] = []
-        for rank in NameMatch.allCases where rank <= loosest {
-            for (map, layerMatches) in zip(searched, matches) {
-                for match in layerMatches where match.match == rank {
-                    found.append(Feature(map: map, index: match.feature))
-                    if found.count >= limit { return found }
-                }
-            }
-        }
-        return found
+        return GMap.ranked(query, in: searched, loosest: loosest, limit: limit)
     }
 }
 

@@ -78,6 +78,13 @@ extension GMap {
         } else {
             searched = layers
         }
+        return Self.ranked(query, in: searched, loosest: loosest, limit: limit)
+    }
+
+    /// The matches of `query` in the layers `searched`: every layer's exact matches first, then
+    /// prefix, then word matches (down to `loosest`), each rank in the layers' order; at most `limit`.
+    /// ``find(_:layer:matching:limit:)`` and ``MapStack/find(_:layer:matching:limit:)`` rank alike.
+    static func ranked(_ query: NameQuery, in searched: [GMap], loosest: NameMatch, limit: Int) -> [Feature] {
         let matches = searched.map { $0.matches(query, loosest: loosest) }
         var found: [Feature] = []
         for rank in NameMatch.allCases where rank <= loosest {
