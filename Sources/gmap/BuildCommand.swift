@@ -7,7 +7,7 @@ import GMapCodecs
 enum BuildCommand: Command {
     static let name = "build"
     static let summary = "a map from GeoJSON, shapefiles, ZIP or an OpenStreetMap extract"
-    static let options: Set<String> = ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth", "--layer", "--format", "--simplify", "--top", "--osm", "--geometry", "--meta", "--profile", "--languages", "--max-nodes", "--max-string", "--max-number", "--max-properties"]
+    static let options: Set<String> = ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth", "--layer", "--format", "--simplify", "--top", "--osm", "--geometry", "--meta", "--profile", "--languages", "--max-nodes", "--max-string", "--max-number", "--max-properties", "--compact-points"]
     static let flags: Set<String> = ["--quiet", "-q", "--coast-buffer", "--paths"]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
@@ -38,6 +38,7 @@ enum BuildCommand: Command {
         }
         let geometry = try geometryChoice(list)
         let inputs = layers.isEmpty ? [LayerArgument(name: LayeredMapBuilder.defaultLayerName, path: list.positional[0], idProperty: nil)] : layers
+        let compactLayers = try compactPointLayers(list, inputs: inputs, layered: !layers.isEmpty)
         let output = try OutputFile.prepare(asked, inputs: inputs.map(\.path))
         do {
             try options.validate()
@@ -54,6 +55,7 @@ enum BuildCommand: Command {
                 if let id = input.idProperty { layerOptions.idProperty = id }
                 if let simplification = layerSimplifications[input.name] { layerOptions.simplification = simplification }
                 var builder = try InputLayerBuilder(options: layerOptions, choice: geometry)
+                builder.compactPoints = compactLayers.contains(input.name)
                 if position == 0 {
                     builder.addMetadata(key: "generator", value: "gmap \(HelpText.version)")
                     builder.addMetadata(key: "source", value: inputs.map { sourceName($0, layered: !layers.isEmpty) }.joined(separator: ", "))
@@ -230,6 +232,24 @@ enum BuildCommand: Command {
         return options
     }
 
+    /// The layers `--compact-points LIST` names (`all`: every input; a single input is named `all`
+    /// or `default`). A layer that turns out not to be of points is built as it would be without.
+    private static func compactPointLayers(_ list: ArgumentList, inputs: [LayerArgument], layered: Bool) throws -> Set<String> {
+        guard let text = list.value("--compact-points") else { return [] }
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        if names == ["all"] { return Set(inputs.map(\.name)) }
+        var chosen = Set<String>()
+        for name in names {
+            guard let input = inputs.first(where: { $0.name == name }) else {
+                throw CommandFailure(message: layered
+                    ? "--compact-points: no --layer is named '\(name)' (layers: \(inputs.map(\.name).joined(separator: ", ")); or all)"
+                    : "--compact-points '\(text)' must be all (or default) when the build has no --layer")
+            }
+            chosen.insert(input.name)
+        }
+        return chosen
+    }
+
     /// The simplification for `--simplify DIST`.
     private static func simplification(_ text: String, _ list: ArgumentList) throws -> Simplification {
         guard let metres = Simplification.metres(from: text) else {
@@ -342,6 +362,13 @@ extension BuildCommand {
                           'gmap info' give the largest error measured. With --layer,
                           --simplify LAYER=DIST (repeatable) simplifies that layer only, and
                           replaces a plain --simplify DIST for it.
+      --compact-points LIST
+                          write these layers of points (comma-separated --layer names, or all)
+                          as compact points (format 3.4): a point table of a few bytes per
+                          feature instead of about 100 (a record of the point, the id and the
+                          kept properties, values repeated often kept once), and a name index
+                          of the ids only. Each feature must have exactly one point and one
+                          value per property; its id is its only name (find and geocode).
       --meta KEY=VALUE    record a fact in the map's metadata (repeatable; gmap info shows it
                           under "build"), such as its sources' licences and attribution
       --geometry KIND     which features to build: polygons, lines or points; auto (default):

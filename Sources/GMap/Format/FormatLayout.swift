@@ -28,6 +28,10 @@ public enum FormatLayout {
     /// 5.11): a location map's streets and house numbers, for forward geocoding. A 3.3 file may
     /// also hold lines and points and parity groups.
     public static let minorVersionWithAddressIndex: UInt16 = 3
+    /// The minor version of a format 3 file with a layer of compact points (3.4; Spec/FORMAT.md
+    /// 5.12): points whose features live in a point table of a few bytes each instead of `FEAT`
+    /// and `PROP` records. A 3.4 file may hold everything 3.3 may.
+    public static let minorVersionWithCompactPoints: UInt16 = 4
     /// The minor version of a format 2 file with layers, label points and name indexes (2.1; see
     /// ``LayerRecord``). Larger minor versions are readable (they only add). A format 2 build without
     /// those additions (``minorVersionWithoutLayers``) is written as 2.0.
@@ -168,6 +172,50 @@ public enum FormatLayout {
         public static let boundingBox = 16
         /// Float64: area in square kilometres, on a sphere of radius 6371.0088 km.
         public static let area = 32
+    }
+
+    /// The point table of a layer of compact points (3.4, Spec/FORMAT.md 5.12), which its `LAYR`
+    /// record names in place of `FEAT`: a preamble, the property columns, their dictionaries, the
+    /// blocks' offsets, then one varint record per feature.
+    public enum CompactPoints {
+        /// `GRID` byte 26 of a layer of compact points: a layer of points whose leaf records are
+        /// ranges of consecutive features (8.7.4) and whose features are in a point table.
+        public static let geometry: UInt8 = 3
+        /// UInt32: number of features.
+        public static let count = 0
+        /// UInt32: every coordinate is a multiple of this many units (1 … 2^31 − 1).
+        public static let step = 4
+        /// UInt16: number of property columns.
+        public static let columnCount = 8
+        /// UInt16: features per block (1 … 256).
+        public static let blockSize = 10
+        /// UInt32: number of dictionary entries, over all columns.
+        public static let dictionaryCount = 12
+        /// UInt32: length of the records, in bytes.
+        public static let recordsLength = 16
+        /// The length of the preamble; the columns follow it.
+        public static let preambleLength = 20
+        /// One column: UInt32 key offset and length in `STRS`, UInt32 index of its first dictionary entry.
+        public static let columnLength = 12
+        /// One dictionary entry: UInt32 value offset and length in `STRS`, UInt8 kind, 3 bytes zero.
+        public static let dictionaryEntryLength = 12
+        /// The block size the reference writer uses.
+        public static let writtenBlockSize = 16
+        /// A value's tag (`n << 3 | kind`): kinds 0 to 4 are inline values of that ``PropertyKind``
+        /// (n bytes follow), 5 names entry n of the column's dictionary, 6 says the feature has no value.
+        public static let dictionaryTag: UInt64 = 5
+        /// The tag kind of a column the feature has no value for.
+        public static let absentTag: UInt64 = 6
+        /// The name index of a layer of compact points: records of 3 or 4 bytes, each a
+        /// little-endian number whose low bits (the bit width of `count − 1`) are a feature and
+        /// whose high bits say where its key starts in the key of the feature's id. The shortest
+        /// record a reader accepts.
+        public static let nameRecordMinimum = 3
+        /// The largest start code of a key of compact points (``NameFolding/compactKeyStart(of:in:)``):
+        /// keys from further on are not indexed.
+        public static let maximumKeyStart = 255
+        /// The most features a layer of compact points with a name index may have (24 bits).
+        public static let maximumIndexedFeatures = 1 << 24
     }
 
     /// Sizes and offsets of one `PROP` record. The section starts with UInt32 count and UInt32 record length.

@@ -100,27 +100,60 @@ public struct Placemark: Sendable {
             && subLocality == nil
     }
 
-    /// How far the nearest town may be to be the ``locality``, in metres: 50 km, within which
-    /// 83.7 % of GeoNames' 170,391 places of at least 1,000 people have a town of the shipped map
-    /// in their own country (README, "The shipped world map").
+    /// How far the nearest town may be to be the ``locality``, in metres: 50 km.
     public static let localityRadius = 50_000.0
 
-    /// Fills ``locality`` from the town layer: the nearest town within ``localityRadius``, in the
-    /// point's own country when ``isoCountryCode`` is known. The town becomes the town layer's answer.
+    /// How much farther than the nearest town a more populous town may be and still be the
+    /// ``locality``: 1.25, so 25 % farther ("nearly as near": a city centre 2.4 km away rather than
+    /// a hamlet 2 km away).
+    public static let localityPreference = 1.25
+
+    /// How far a town's own reach goes, in metres: 1 km for 10,000 people, growing with the square
+    /// root of its population (4 km for 160,000, 10 km for a million), at most 15 km. Within it a
+    /// town is the ``locality`` though a smaller place (a neighbourhood of GeoNames' list, "Sol"
+    /// in Madrid) is nearer.
+    public static func townReach(population: Int) -> Double {
+        min(15_000, 1_000 * (Double(max(0, population)) / 10_000).squareRoot())
+    }
+
+    /// Fills ``locality`` from the town layer, in the point's own country when ``isoCountryCode``
+    /// is known (only towns whose `country_code`, or `iso_a2`, is that code count, so a town across
+    /// a border is never given). When the nearest town lies within ``localityRadius``, the towns
+    /// that are *eligible* are those at most ``localityPreference`` times as far as it, and those
+    /// within their own ``townReach(population:)``; of these the most populous (property
+    /// `population`, a whole number; a town without one counts as 0) is the locality, then the
+    /// nearer, then the lower feature index. The town becomes the town layer's answer.
     mutating func fillLocality(from roles: PlacemarkLayers) {
         guard let index = roles.town else { return }
         let towns = roles.layers[index]
         let code = isoCountryCode
-        let match = towns.nearestPoint(latitude: latitude, longitude: longitude, within: Self.localityRadius) { index in
+        func inCountry(_ feature: Feature) -> Bool {
             guard let code else { return true }
-            let feature = Feature(map: towns, index: index)
             return (feature.property("country_code") ?? feature.property("iso_a2")) == code
         }
-        if let match {
-            locality = match.feature.property("name") ?? match.feature.id
-            localityDistance = match.distance
-            answers[index].features = [match.feature]
+        guard let nearest = towns.nearestPoint(latitude: latitude, longitude: longitude, within: Self.localityRadius,
+                                               where: { inCountry(Feature(map: towns, index: $0)) }) else { return }
+        var chosen = nearest, chosenPopulation = Self.population(of: nearest.feature)
+        let preferred = nearest.distance * Self.localityPreference
+        let search = max(preferred, Self.townReach(population: .max))
+        for candidate in towns.nearestPoints(latitude: latitude, longitude: longitude, within: search)
+        where candidate.feature.index != nearest.feature.index {
+            let population = Self.population(of: candidate.feature)
+            guard candidate.distance <= preferred || candidate.distance <= Self.townReach(population: population),
+                  population > chosenPopulation || population == chosenPopulation
+                    && (candidate.distance, candidate.feature.index) < (chosen.distance, chosen.feature.index),
+                  inCountry(candidate.feature) else { continue }
+            chosen = candidate
+            chosenPopulation = population
         }
+        locality = chosen.feature.property("name") ?? chosen.feature.id
+        localityDistance = chosen.distance
+        answers[index].features = [chosen.feature]
+    }
+
+    /// A town's `population` property as a whole number (0 when it has none, or it is not one).
+    static func population(of town: Feature) -> Int {
+        town.property("population").flatMap { Int($0) } ?? 0
     }
 
     /// How far a street may be to be the ``thoroughfare``, an address to give the house number,

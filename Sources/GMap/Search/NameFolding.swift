@@ -188,6 +188,18 @@ public enum NameFolding {
     /// of its spaces, left to right, the **word key** from that space to the end (`cote d ivoire`
     /// gives `cote d ivoire`, ` d ivoire` and ` ivoire`). A key given by several whole keys is kept
     /// with the first.
+    /// Where `key` starts in `whole` as a name index of compact points records it (Spec/FORMAT.md
+    /// 5.12): 0 for `whole` itself, `2w` when `key` is `whole` from its `w`-th space on, `2w + 1`
+    /// from just after it; nil when `key` is none of these.
+    public static func compactKeyStart(of key: [UInt8], in whole: [UInt8]) -> Int? {
+        if key == whole { return 0 }
+        let start = whole.count - key.count
+        guard start > 0, whole[start...].elementsEqual(key) else { return nil }
+        if whole[start] == 0x20 { return 2 * whole[...start].reduce(0) { $0 + ($1 == 0x20 ? 1 : 0) } }
+        if whole[start - 1] == 0x20 { return 2 * whole[..<start].reduce(0) { $0 + ($1 == 0x20 ? 1 : 0) } + 1 }
+        return nil
+    }
+
     public static func indexKeys(id: String, names: [String]) -> [IndexKey] {
         var keys: [IndexKey] = []
         func add(_ bytes: [UInt8], of whole: [UInt8]) {

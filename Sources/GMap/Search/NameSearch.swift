@@ -133,6 +133,8 @@ extension Feature {
     /// The values of the feature's kept string properties that are names (``NameFolding/isNameKey(_:)``), in kept order.
     var nameTexts: [String] {
         var texts: [String] = []
+        // In a layer of compact points the id is the only name (Spec/FORMAT.md 5.12).
+        guard map.storage.layout.compactPoints == nil else { return texts }
         for position in 0..<propertyCount {
             guard let property = propertyBytes(at: position), property.kind == .string,
                   NameFolding.isNameKey(String(decoding: property.key, as: UTF8.self)) else { continue }
@@ -148,37 +150,46 @@ extension Feature {
     }
 }
 
-/// Binary search over a layer's `NAME` records, sorted by key bytes.
+/// Binary search over a layer's `NAME` records, sorted by key bytes. In a layer of compact points
+/// (3.4) a record is a feature and where its key starts in the key of the feature's id.
 struct NameIndexReader {
     let map: GMap
 
-    /// The key of record `position`, or nil when corrupt.
-    private func key(at position: Int) -> UnsafeRawBufferPointer? {
-        let layout = map.layout, field = FormatLayout.NameRecord.self
+    /// Calls `body` with the key of record `position`; nil when the record is corrupt.
+    private func withKey<Result>(at position: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        let layout = map.storage.layout
         let record = layout.names.offset + position * layout.names.recordLength
+        if layout.compactPoints != nil {
+            guard let entry = map.compactNameEntry(position), let feature = map.feature(at: entry.feature) else { return nil }
+            guard let key = GMap.compactKey(of: feature.id, start: entry.start) else { return nil }
+            return key.withUnsafeBytes(body)
+        }
+        let field = FormatLayout.NameRecord.self
         guard let offset = map.span.getUInt32(at: record + field.keyOffset),
-              let length = map.span.getUInt32(at: record + field.keyLength) else { return nil }
-        return map.stringBytes(offset: offset, length: length)
+              let length = map.span.getUInt32(at: record + field.keyLength),
+              let key = map.stringBytes(offset: offset, length: length) else { return nil }
+        return body(key)
     }
 
     private func feature(at position: Int) -> Int? {
-        let layout = map.layout
+        let layout = map.storage.layout
         let record = layout.names.offset + position * layout.names.recordLength
+        if layout.compactPoints != nil { return map.compactNameEntry(position)?.feature }
         return map.span.getUInt32(at: record + FormatLayout.NameRecord.feature).map { Int($0) }
+    }
+
+    /// Whether record `position`'s key starts with `prefix` (false when corrupt).
+    private func key(at position: Int, startsWith prefix: [UInt8]) -> Bool {
+        withKey(at: position) { key in
+            key.count >= prefix.count && Self.compare(UnsafeRawBufferPointer(rebasing: key[0..<prefix.count]), prefix) == 0
+        } ?? false
     }
 
     /// Calls `body` with the feature of each record whose key starts with `prefix`, in record order.
     func forEachPrefix(_ prefix: [UInt8], _ body: (Int) -> Void) {
         guard !prefix.isEmpty else { return }
-        // The first record whose key is not less than the prefix.
-        var low = 0, high = map.layout.names.count
-        while low < high {
-            let middle = low + (high - low) / 2
-            if let key = key(at: middle), Self.compare(key, prefix) < 0 { low = middle + 1 } else { high = middle }
-        }
-        var position = low
-        while position < map.layout.names.count, let key = key(at: position), key.count >= prefix.count,
-              Self.compare(UnsafeRawBufferPointer(rebasing: key[0..<prefix.count]), prefix) == 0 {
+        var position = lowerBound(prefix)
+        while position < map.layout.names.count, key(at: position, startsWith: prefix) {
             if let feature = feature(at: position) { body(feature) }
             position += 1
         }
@@ -188,7 +199,7 @@ struct NameIndexReader {
     func forEachExact(_ key: [UInt8], _ body: (Int) -> Void) {
         guard !key.isEmpty else { return }
         var position = lowerBound(key)
-        while position < map.layout.names.count, let stored = self.key(at: position), Self.compare(stored, key) == 0 {
+        while position < map.layout.names.count, withKey(at: position, { Self.compare($0, key) == 0 }) == true {
             if let feature = feature(at: position) { body(feature) }
             position += 1
         }
@@ -199,9 +210,9 @@ struct NameIndexReader {
         guard !prefix.isEmpty else { return [] }
         var found: [[UInt8]] = []
         var position = lowerBound(prefix)
-        while position < map.layout.names.count, found.count < limit, let key = key(at: position), key.count >= prefix.count,
-              Self.compare(UnsafeRawBufferPointer(rebasing: key[0..<prefix.count]), prefix) == 0 {
-            if found.last.map({ Self.compare(key, $0) != 0 }) ?? true { found.append(Array(key)) }
+        while position < map.layout.names.count, found.count < limit, key(at: position, startsWith: prefix),
+              let key = withKey(at: position, { Array($0) }) {
+            if found.last != key { found.append(key) }
             position += 1
         }
         return found
@@ -212,7 +223,7 @@ struct NameIndexReader {
         var low = 0, high = map.layout.names.count
         while low < high {
             let middle = low + (high - low) / 2
-            if let stored = self.key(at: middle), Self.compare(stored, key) < 0 { low = middle + 1 } else { high = middle }
+            if withKey(at: middle, { Self.compare($0, key) < 0 }) == true { low = middle + 1 } else { high = middle }
         }
         return low
     }

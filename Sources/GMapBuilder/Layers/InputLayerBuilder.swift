@@ -59,6 +59,11 @@ public struct InputLayerBuilder: FeatureSink {
     var polygonLayer: MapBuilder
     var lineLayer: LineLayerBuilder
     var pointLayer: PointLayerBuilder
+    /// Whether a layer of points is written as compact points (``PointLayerBuilder/compact``, format 3.4).
+    public var compactPoints: Bool {
+        get { pointLayer.compact }
+        set { pointLayer.compact = newValue }
+    }
     /// Features read, by the kind of their geometry (Polygon and MultiPolygon, LineString and
     /// MultiLineString, Point and MultiPoint).
     public private(set) var featuresRead: [GeometryKind: Int] = [:]

@@ -51,7 +51,7 @@ public struct LayeredMapBuilder {
                                                        skipped: builder.skippedGeometries)
             case .points(let builder):
                 return try builder.geometry.buildLayer(tags: tags, indexes: indexes && builder.writesIndexes, strings: &strings,
-                                                       options: builder.options, skipped: builder.skippedGeometries)
+                                                       options: builder.options, skipped: builder.skippedGeometries, compact: builder.compact)
             }
         }
     }
@@ -199,8 +199,9 @@ public struct LayeredMapBuilder {
         let hasOpenGeometry = layers.contains { !$0.isPolygons }
         // Parity groups (repeated slots) make it 3.2.
         let repeatsSlots = reports.contains { $0.repeatsSlots }
-        // An address index makes it 3.3.
-        let minor = major >= 3 ? (writesAddressIndex ? FormatLayout.minorVersionWithAddressIndex
+        // An address index makes it 3.3; a layer of compact points 3.4.
+        let minor = major >= 3 ? (reports.contains { $0.compactPoints } ? FormatLayout.minorVersionWithCompactPoints
+                                  : writesAddressIndex ? FormatLayout.minorVersionWithAddressIndex
                                   : repeatsSlots ? FormatLayout.minorVersionWithPartGroups
                                   : hasOpenGeometry ? FormatLayout.minorVersionWithLinesAndPoints : FormatLayout.minorVersion)
             : indexes ? FormatLayout.minorVersionWithLayers : FormatLayout.minorVersionWithoutLayers

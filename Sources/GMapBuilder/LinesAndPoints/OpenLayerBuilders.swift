@@ -48,6 +48,11 @@ public struct PointLayerBuilder: Sendable {
     /// them: true by default; false saves 8 bytes and about 12 bytes per feature for points that
     /// are never searched by name (addresses), which `find` then does not find.
     public var writesIndexes = true
+    /// Whether the layer is written as compact points (format 3.4, Spec/FORMAT.md 5.12): each
+    /// feature a record of a few bytes in a point table instead of `FEAT`, `PROP` and `LABL`
+    /// records (about 100 bytes), and a name index of 4 bytes a key over the ids only. Every
+    /// feature must have exactly one point, and its id is its only name.
+    public var compact = false
     var geometry = OpenGeometrySet(kind: .points)
     var metadata: [(String, String)] = []
     /// Features read but not kept because they are not points, by GeoJSON type (filled by ``GeoJSONImport``).
@@ -78,11 +83,12 @@ extension OpenGeometrySet {
     /// Builds the layer's sections (format 3.1): `GRID` with this kind, `TILE`, `FEAT` and `PROP`
     /// with the features in the order added (area 0), and with `indexes` `LABL` and `NAME`.
     func buildLayer(tags: LayerSectionTags, indexes: Bool, strings: inout StringPool, options: BuildOptions,
-                    skipped: [String: Int] = [:]) throws -> MapBuilder.BuiltLayer {
+                    skipped: [String: Int] = [:], compact: Bool = false) throws -> MapBuilder.BuiltLayer {
         guard options.formatMajorVersion >= 3 else { throw BuildError("a layer of \(kind.name) needs format 3.1; it cannot be written in format \(options.formatMajorVersion)") }
         guard featureCount > 0 else { throw BuildError("no feature has \(kind == .lines ? "a line of two or more distinct positions" : "a point") to build a layer from") }
         var grid = OpenTileEncoder.grid(for: self, options: options)
         var encoder = OpenTileEncoder(set: self, options: options)
+        encoder.compact = compact
         let buckets = OpenTileEncoder.bucket(self, grid: grid)
         var directory: [UInt32] = []
         directory.reserveCapacity(buckets.count)
@@ -96,10 +102,22 @@ extension OpenGeometrySet {
         grid.maximumDepth = Int64(encoder.counts.deepestSplit)
         grid.subdirectoryCount = Int64(encoder.nodeCount)
         grid.topForm = TopDirectoryWriter.form(for: options.topDirectory, tiles: directory.count, tileBytes: encoder.blob.count)
+        if compact { try CompactPointWriter.check(self) }
         let order = Array(0..<featureCount)
         var sections: [(tag: UInt32, bytes: [UInt8])] = []
-        sections.append((tags.grid, GridSectionWriter.bytes(grid, directory: directory, subdirectories: [], nodes: true, geometry: kind)))
+        sections.append((tags.grid, GridSectionWriter.bytes(grid, directory: directory, subdirectories: [], nodes: true, geometry: kind,
+                                                            geometryByte: compact ? FormatLayout.CompactPoints.geometry : nil)))
         sections.append((tags.tiles, encoder.blob))
+        var report = BuildReport()
+        if compact {
+            let step = CompactPointWriter.step(of: self)
+            let table = try CompactPointWriter.sections(self, order: encoder.compactOrder, step: step, indexes: indexes, strings: &strings)
+            sections.append((tags.features, table.points))
+            sections.append((tags.properties, table.properties))
+            if let names = table.names { sections.append((tags.names, names)) }
+            report.compactPoints = true
+            report.pointStep = step
+        } else {
         let tables = try FeatureTableWriter.sections(ids: ids, properties: properties, boxes: boxes,
                                                      areas: Array(repeating: 0, count: featureCount), order: order, strings: &strings)
         sections.append((tags.features, tables.features))
@@ -115,7 +133,7 @@ extension OpenGeometrySet {
             sections.append((tags.labels, labelBytes))
             sections.append((tags.names, try NameIndexWriter.section(ids: ids, properties: properties, order: order, strings: &strings)))
         }
-        var report = BuildReport()
+        }
         report.geometry = kind
         report.featureCount = featureCount
         report.vertexCount = vertexCount

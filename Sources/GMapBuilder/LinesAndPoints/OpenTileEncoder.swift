@@ -18,6 +18,11 @@ struct OpenTileEncoder {
     private(set) var nodeCount = 0
     private(set) var nodeBytes = 0
     private var recordOffsets: [[UInt8]: Int] = [:]
+    /// Compact points (3.4, Spec/FORMAT.md 8.7.4): a leaf's record is the range of the features
+    /// it holds, numbered in the order the leaves are written; no 64-slot limit.
+    var compact = false
+    /// With ``compact``: the feature added as each feature of the file, in file order.
+    private(set) var compactOrder: [Int] = []
 
     init(set: OpenGeometrySet, options: BuildOptions) {
         self.set = set
@@ -85,6 +90,7 @@ struct OpenTileEncoder {
             counts.emptyTiles += 1
             return Reference(kind: TileEntry.emptyKind, value: 0)
         }
+        if compact { return try encodeCompact(bounds: bounds, items: items, depth: depth) }
         var features: [UInt32] = []
         for item in items where features.last != set.featureOfVertex[item] {
             features.append(set.featureOfVertex[item])
@@ -108,6 +114,24 @@ struct OpenTileEncoder {
         let offset = blob.count
         blob.append(contentsOf: bytes)
         recordOffsets[bytes] = offset
+        return Reference(kind: TileEntry.recordKind, value: offset)
+    }
+
+    /// A leaf of compact points: `first` and `count`, its points' features numbered next, from
+    /// the south (then the west) so that the point table's differences stay small.
+    private mutating func encodeCompact(bounds: TileBounds, items: [Int], depth: Int) throws -> Reference {
+        let factor = Int64(options.splitFactor)
+        let canSplit = depth < options.maximumDepth && bounds.width >= factor * 2 && bounds.height >= factor * 2
+        if canSplit, items.count > options.maximumEdgesPerTile { return try split(bounds: bounds, items: items, depth: depth) }
+        counts.recordTiles += 1
+        counts.edgesPerLeaf.append(items.count)
+        var bytes: [UInt8] = []
+        Varint.append(UInt64(compactOrder.count), to: &bytes)
+        Varint.append(UInt64(items.count), to: &bytes)
+        let ordered = items.sorted { (set.ys[$0], set.xs[$0], $0) < (set.ys[$1], set.xs[$1], $1) }
+        compactOrder += ordered.map { Int(set.featureOfVertex[$0]) }
+        let offset = blob.count
+        blob.append(contentsOf: bytes)
         return Reference(kind: TileEntry.recordKind, value: offset)
     }
 

@@ -42,6 +42,8 @@ public struct MapVerifier {
     private let limit: Int
     /// Put before locations in a file of several layers: "layer NAME: ".
     private var layerPrefix = ""
+    /// A layer of compact points: how many leaf records hold each feature (each must be in one).
+    private var compactHolders: [UInt8] = []
 
     /// Verifies `map` (every layer of its file), keeping at most `limit` problems.
     public init(map: GMap, limit: Int = 1000) {
@@ -98,9 +100,10 @@ public struct MapVerifier {
                 }
             }
         }
+        if layout.compactPoints != nil { checkCompactNameIndex() }
         var previous: (key: UnsafeRawBufferPointer, feature: UInt32)?
         let field = FormatLayout.NameRecord.self
-        for index in 0..<layout.names.count {
+        for index in 0..<layout.names.count where layout.compactPoints == nil {
             let record = layout.names.offset + index * layout.names.recordLength
             guard let keyOffset = span.getUInt32(at: record + field.keyOffset), let keyLength = span.getUInt32(at: record + field.keyLength),
                   let feature = span.getUInt32(at: record + field.feature) else { continue }
@@ -245,6 +248,7 @@ public struct MapVerifier {
         // Polygons and lines: the records are compared with their neighbours' as they are read.
         let comparable = layout.geometry == GeometryKind.polygons.rawValue || layout.geometry == GeometryKind.lines.rawValue
         var consistency = TileConsistencyCheck(map: map, limit: limit)
+        compactHolders = layout.compactPoints == nil ? [] : [UInt8](repeating: 0, count: layout.features.count)
         for leaf in leaves {
             tilesVisited += 1
             let payload = TileEntry.payload(of: leaf.entry)
@@ -264,6 +268,15 @@ public struct MapVerifier {
                 }
             }
             if problems.count >= limit { return }
+        }
+        if let table = layout.compactPoints {
+            // Every feature of compact points is in exactly one leaf's range (8.7.4).
+            var reported = 0
+            for (feature, holders) in compactHolders.enumerated() where holders != 1 && reported < 10 {
+                report("point table, feature \(feature)", table.recordsOffset,
+                       holders == 0 ? "no leaf record holds the feature" : "\(holders) leaf records hold the feature (one must)")
+                reported += 1
+            }
         }
         if comparable {
             consistency.finish()
@@ -326,6 +339,12 @@ public struct MapVerifier {
                                          edges += 1
                                          record.addSegment(mask: mask, ax, ay, bx, by)
                                      }, problem: { found.append($0) })
+        case .points? where layout.compactPoints != nil:
+            var holders = compactHolders
+            compactHolders = []
+            sound = reader.walkPoints(slot: { if $0 < holders.count, holders[$0] < 255 { holders[$0] += 1 } },
+                                      point: { _, _, _ in edges += 1 }, problem: { found.append($0) })
+            compactHolders = holders
         case .points?:
             sound = reader.walkPoints(slot: { _ in }, point: { _, _, _ in edges += 1 }, problem: { found.append($0) })
         default:
@@ -345,6 +364,7 @@ public struct MapVerifier {
     // MARK: Features, properties, strings
 
     private mutating func checkFeatures() {
+        if let table = layout.compactPoints { return checkPointTable(table) }
         let field = FormatLayout.FeatureRecord.self, property = FormatLayout.PropertyRecord.self
         var previousArea = -Double.infinity
         for index in 0..<layout.features.count {
@@ -371,6 +391,94 @@ public struct MapVerifier {
             checkString(offset: keyOffset, length: keyLength, location: "property \(index) key", at: record)
             checkString(offset: valueOffset, length: valueLength, location: "property \(index) value", at: record + property.valueOffset)
             if PropertyKind(rawValue: kind) == nil { report("property \(index)", record + property.kind, "unknown value kind \(kind)") }
+        }
+    }
+
+    /// A point table (3.4, Spec/FORMAT.md 5.12): column keys and dictionary entries in `STRS`,
+    /// every record read in order from the first (each block's offset where its first record
+    /// starts), ids in `STRS`' sense (valid ranges), dictionary references in their column's
+    /// entries, and the records ending exactly at the table's end.
+    /// The name index of a layer of compact points: features in range, keys (cut from the folded
+    /// ids) in ascending order, records of one key by feature. Which keys each feature has is
+    /// ``NameIndexCheck``'s.
+    private mutating func checkCompactNameIndex() {
+        var previous: (key: [UInt8], feature: Int)?
+        for index in 0..<layout.names.count {
+            let record = layout.names.offset(of: index)
+            guard let (feature, start) = map.compactNameEntry(index) else { continue }
+            guard let found = map.feature(at: feature) else {
+                report("name \(index)", record, "feature \(feature), but there are \(layout.features.count) features")
+                continue
+            }
+            guard let key = GMap.compactKey(of: found.id, start: start) else {
+                report("name \(index)", record, "its key starts at the \(start / 2)th space of the key of feature \(feature)'s id, which has fewer")
+                continue
+            }
+            if let previous {
+                if previous.key.lexicographicallyPrecedes(key) || previous.key == key && previous.feature <= feature {
+                    // In order.
+                } else {
+                    report("name \(index)", record, previous.key == key ? "records of one key are not in ascending feature order"
+                                                                          : "keys are not in ascending byte order")
+                }
+            }
+            previous = (key, feature)
+        }
+    }
+
+    private mutating func checkPointTable(_ table: CompactPointTable) {
+        let field = FormatLayout.CompactPoints.self
+        var columns: [Range<Int>] = []
+        for column in 0..<table.columnCount {
+            let at = table.columnsOffset + column * field.columnLength
+            guard let info = table.column(column, in: span) else { continue }
+            checkString(offset: info.keyOffset, length: info.keyLength, location: "point table column \(column) key", at: at)
+            if let first = span.getUInt32(at: at + 8), Int(first) > table.dictionaryCount || (column > 0 && Int(first) < columns.last?.lowerBound ?? 0) {
+                report("point table column \(column)", at + 8, "its first dictionary entry \(first) is not between the previous column's and the \(table.dictionaryCount) entries")
+            }
+            columns.append(info.dictionary)
+        }
+        for entry in 0..<table.dictionaryCount {
+            let at = table.dictionaryOffset + entry * field.dictionaryEntryLength
+            guard let offset = span.getUInt32(at: at), let length = span.getUInt32(at: at + 4), let kind = span.getUInt8(at: at + 8) else { continue }
+            checkString(offset: offset, length: length, location: "point table dictionary entry \(entry)", at: at)
+            if PropertyKind(rawValue: kind) == nil { report("point table dictionary entry \(entry)", at + 8, "unknown value kind \(kind)") }
+        }
+        var cursor = VarintCursor(base: span.base, position: table.recordsOffset, end: table.recordsEnd)
+        var previous = (x: Int64(0), y: Int64(0))
+        let quantizer = layout.quantizer
+        for index in 0..<table.count {
+            featuresChecked += 1
+            let at = cursor.position
+            if index % table.blockSize == 0, let start = span.getUInt32(at: table.blocksOffset + index / table.blockSize * 4),
+               table.recordsOffset + Int(start) != at {
+                report("point table block \(index / table.blockSize)", table.blocksOffset + index / table.blockSize * 4,
+                       "the block's offset \(start) is not where its first record, feature \(index), starts (\(at - table.recordsOffset))")
+            }
+            func fail(_ reason: String) { report("point table, feature \(index)", at, reason) }
+            guard let dx = cursor.readSigned(), let dy = cursor.readSigned(), abs(dx) < 1 << 40, abs(dy) < 1 << 40 else { return fail("its point cannot be read") }
+            let x = index % table.blockSize == 0 ? dx : previous.x + dx, y = index % table.blockSize == 0 ? dy : previous.y + dy
+            previous = (x, y)
+            if abs(x) > quantizer.halfTurn / table.step || abs(y) > quantizer.quarterTurn / table.step {
+                fail("its point (\(x) × \(table.step), \(y) × \(table.step) units) lies outside the world")
+            }
+            guard let idLength = cursor.readVarint(), idLength <= UInt64(cursor.remaining) else { return fail("its id cannot be read") }
+            cursor.position += Int(idLength)
+            for column in 0..<table.columnCount {
+                guard let value = CompactPointCursor.readValue(&cursor) else { return fail("its value of column \(column) cannot be read") }
+                switch value {
+                case .inline(_, let offset, let length): cursor.position = offset + length
+                case .dictionary(let entry):
+                    if column < columns.count, entry >= columns[column].count {
+                        fail("its value of column \(column) names dictionary entry \(entry), but the column has \(columns[column].count)")
+                    }
+                case .absent: break
+                }
+            }
+            if problems.count >= limit { return }
+        }
+        if cursor.position != table.recordsEnd {
+            report("point table", cursor.position, "\(table.recordsEnd - cursor.position) bytes of records are left after the last feature")
         }
     }
 

@@ -14,8 +14,17 @@ enum NameIndexCheck {
         let span = map.span, featureCount = layout.features.count
         var keysByFeature = [[[UInt8]]](repeating: [], count: featureCount)
         var firstRecord = [Int](repeating: -1, count: featureCount)
+        let compact = layout.compactPoints != nil
         for index in 0..<names.count {
             let record = names.offset(of: index)
+            if compact {
+                // A feature and where its key starts in the key of its id (5.12).
+                guard let entry = map.compactNameEntry(index), let feature = map.feature(at: entry.feature) else { continue }
+                guard let key = GMap.compactKey(of: feature.id, start: entry.start) else { continue }
+                keysByFeature[feature.index].append(key)
+                if firstRecord[feature.index] < 0 { firstRecord[feature.index] = record }
+                continue
+            }
             guard let keyOffset = span.getUInt32(at: record + field.keyOffset), let keyLength = span.getUInt32(at: record + field.keyLength),
                   let feature = span.getUInt32(at: record + field.feature), Int(feature) < featureCount,
                   let key = map.stringBytes(offset: keyOffset, length: keyLength) else { continue }
@@ -26,8 +35,9 @@ enum NameIndexCheck {
         for index in 0..<featureCount where problems.count < limit {
             guard let feature = map.feature(at: index) else { continue }
             let held = keysByFeature[index].sorted { $0.lexicographicallyPrecedes($1) }
-            let current = NameFolding.indexKeys(id: feature.id, names: feature.nameTexts).map { $0.bytes }.sorted { $0.lexicographicallyPrecedes($1) }
-            if held == current { continue }
+            let current = (compact ? compactKeys(of: feature.id) : NameFolding.indexKeys(id: feature.id, names: feature.nameTexts).map { $0.bytes })
+                .sorted { $0.lexicographicallyPrecedes($1) }
+            if held == current || compact && held.isEmpty && current.isEmpty { continue }
             let legacy = legacyKeys(of: feature)
             if held == legacy { continue }
             // Described against the set it is closer to.
@@ -50,6 +60,16 @@ enum NameIndexCheck {
                                        reason: parts.joined(separator: "; ")))
         }
         return problems
+    }
+
+    /// The keys of an id a layer of compact points indexes (5.12): its index keys
+    /// (``NameFolding/indexKeys(id:names:)``) that are the end of the id's key from its start, from
+    /// one of its first 127 spaces, or from just after one.
+    static func compactKeys(of id: String) -> [[UInt8]] {
+        let whole = NameFolding.normalized(id)
+        return NameFolding.indexKeys(id: id, names: []).map(\.bytes).filter { key in
+            NameFolding.compactKeyStart(of: key, in: whole).map { $0 <= FormatLayout.CompactPoints.maximumKeyStart } ?? false
+        }
     }
 
     /// The keys an index written before word keys holds for `feature` (Spec/FORMAT.md 5.10, "Indexes

@@ -93,6 +93,9 @@ extension TileRecordReader {
     mutating func walkPoints(checkingVertices: Bool = true, slot: (Int) -> Void,
                              point: (_ slot: Int, Int64, Int64) -> Void,
                              problem: (RecordProblem) -> Void = { _ in }) -> Bool {
+        if let table = compactPoints {
+            return walkCompactPoints(table, checkingVertices: checkingVertices, slot: slot, point: point, problem: problem)
+        }
         guard let slotCount = readOpenSlots(slot: slot, problem: problem) else { return false }
         let start = cursor.position
         // A point takes at least two bytes: the count cannot exceed half the bytes left.
@@ -121,6 +124,46 @@ extension TileRecordReader {
                 }
             }
             point(Int(slotIndex), x, y)
+        }
+        return true
+    }
+
+    /// A record of compact points (3.4, Spec/FORMAT.md 8.7.4): `first` and `count`, the features
+    /// `first …< first + count`, whose points are read from the point table; slot `j` is feature
+    /// `first + j`.
+    private mutating func walkCompactPoints(_ table: CompactPointTable, checkingVertices: Bool, slot: (Int) -> Void,
+                                            point: (_ slot: Int, Int64, Int64) -> Void, problem: (RecordProblem) -> Void) -> Bool {
+        let start = cursor.position
+        guard let first = cursor.readVarint(), let count = cursor.readVarint(), count >= 1,
+              first < UInt64(featureCount), count <= UInt64(featureCount) - first else {
+            isSound = false
+            problem(RecordProblem(offset: start, reason: "the record's range of features is missing, empty or past the \(featureCount) features"))
+            return false
+        }
+        for index in 0..<Int(count) { slot(Int(first) + index) }
+        guard var points = CompactPointCursor(table: table, file: ByteSpan(base: cursor.base, count: fileEnd),
+                                              halfTurn: limitX, quarterTurn: limitY, feature: Int(first)) else {
+            isSound = false
+            problem(RecordProblem(offset: start, reason: "the point table cannot be read up to feature \(first)"))
+            return false
+        }
+        for index in 0..<Int(count) {
+            guard let record = points.next() else {
+                isSound = false
+                problem(RecordProblem(offset: start, reason: "the point table cannot be read at feature \(Int(first) + index)"))
+                return false
+            }
+            if checkingVertices {
+                guard isInWorld(record.x, record.y) else {
+                    isSound = false
+                    problem(RecordProblem(offset: start, reason: "feature \(Int(first) + index)'s point lies outside the world"))
+                    return false
+                }
+                if record.x < bounds.west || record.x >= bounds.east || record.y < bounds.south || record.y >= bounds.north {
+                    problem(RecordProblem(offset: start, reason: "feature \(Int(first) + index)'s point lies outside the tile whose record holds it (a point belongs to the one leaf that holds it, west and south edges included)"))
+                }
+            }
+            point(index, record.x, record.y)
         }
         return true
     }

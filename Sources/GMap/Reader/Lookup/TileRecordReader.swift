@@ -42,6 +42,8 @@ struct TileRecordReader {
     @usableFromInline let fileEnd: Int
     /// False once the record turned out to be corrupt.
     @usableFromInline var isSound = true
+    /// A layer of compact points (3.4): its point table, where a leaf's range record finds its points.
+    @usableFromInline let compactPoints: CompactPointTable?
 
     @inlinable init(storage: MapStorage, entry: UInt32, bounds: TileBounds) {
         let tilesOffset = storage.layout.tilesOffset, tilesEnd = storage.layout.tilesEnd
@@ -57,6 +59,7 @@ struct TileRecordReader {
         sharedEdges = storage.layout.usesNodes
         repeatsSlots = storage.layout.usesNodes && storage.layout.minorVersion >= FormatLayout.minorVersionWithPartGroups
         fileEnd = storage.count
+        compactPoints = storage.layout.compactPoints
     }
 
     /// What made a run unreadable.

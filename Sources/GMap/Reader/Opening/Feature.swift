@@ -73,13 +73,18 @@ public struct Feature: Sendable, Hashable {
     public var boundingBox: (west: Double, south: Double, east: Double, north: Double) {
         let file = map.span, at = record + FormatLayout.FeatureRecord.boundingBox
         let q = map.quantizer
+        if map.storage.layout.compactPoints != nil {
+            guard let point = map.compactRecord(index) else { return (0, 0, 0, 0) }
+            return (q.degrees(point.x), q.degrees(point.y), q.degrees(point.x), q.degrees(point.y))
+        }
         func value(_ slot: Int) -> Double { q.degrees(Int64(file.getInt32(at: at + slot * 4) ?? 0)) }
         return (value(0), value(1), value(2), value(3))
     }
 
     /// The area in square kilometres on a sphere of radius 6371.0088 km (approximate; used to order overlapping features).
     public var area: Double {
-        map.span.getFloat64(at: record + FormatLayout.FeatureRecord.area) ?? 0
+        if map.storage.layout.compactPoints != nil { return 0 }
+        return map.span.getFloat64(at: record + FormatLayout.FeatureRecord.area) ?? 0
     }
 }
 

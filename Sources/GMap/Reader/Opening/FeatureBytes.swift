@@ -33,6 +33,10 @@ extension Feature {
     /// The id's UTF-8 bytes, in place in the map (empty when the record is corrupt). Allocates nothing.
     public var idBytes: UnsafeRawBufferPointer {
         let file = map.span, field = FormatLayout.FeatureRecord.self
+        if map.storage.layout.compactPoints != nil {
+            return map.compactRecord(index).flatMap { file.getBytes(at: $0.idOffset, length: $0.idLength) }
+                ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        }
         guard let offset = file.getUInt32(at: record + field.idOffset),
               let length = file.getUInt32(at: record + field.idLength),
               let bytes = map.stringBytes(offset: offset, length: length) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
@@ -49,11 +53,15 @@ extension Feature {
     }
 
     /// How many properties the feature keeps (0 when the record is corrupt).
-    public var propertyCount: Int { propertyRange.count }
+    public var propertyCount: Int {
+        if map.storage.layout.compactPoints != nil { return map.compactRecord(index).map { map.compactPropertyCount($0) } ?? 0 }
+        return propertyRange.count
+    }
 
     /// The property at `position` (`0..<propertyCount`, in the order the builder wrote them), or nil
     /// when out of range or corrupt. Allocates nothing.
     public func propertyBytes(at position: Int) -> PropertyBytes? {
+        if map.storage.layout.compactPoints != nil { return map.compactRecord(index).flatMap { map.compactProperty($0, at: position) } }
         let range = propertyRange
         guard position >= 0, position < range.count else { return nil }
         let record = map.layout.properties.offset + (range.first + position) * map.layout.properties.recordLength
@@ -71,6 +79,18 @@ extension Feature {
     /// The value of the first property whose key is byte for byte `key` (UTF-8), or nil when the
     /// feature has none. Allocates nothing.
     public func propertyValueBytes(forKey key: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        if map.storage.layout.compactPoints != nil, let record = map.compactRecord(index) {
+            // One pass over the record's values, not one decoding per position.
+            var position = 0, found: UnsafeRawBufferPointer?
+            let count = map.compactPropertyCount(record)
+            while position < count, found == nil {
+                if let property = map.compactProperty(record, at: position), property.key.count == key.count, property.key.elementsEqual(key) {
+                    found = property.value
+                }
+                position += 1
+            }
+            return found
+        }
         for position in 0..<propertyCount {
             guard let property = propertyBytes(at: position) else { continue }
             if property.key.count == key.count, property.key.elementsEqual(key) { return property.value }

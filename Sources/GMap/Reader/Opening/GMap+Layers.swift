@@ -56,6 +56,10 @@ extension Feature {
     /// widest spans, away from its boundary.
     public var labelPoint: (latitude: Double, longitude: Double)? {
         let layout = map.layout
+        if layout.compactPoints != nil {
+            // A compact point is its own label point.
+            return map.compactRecord(index).map { (map.quantizer.degrees($0.y), map.quantizer.degrees($0.x)) }
+        }
         guard index < layout.labels.count else { return nil }
         let record = layout.labels.offset + index * layout.labels.recordLength
         let file = map.span, field = FormatLayout.LabelRecord.self

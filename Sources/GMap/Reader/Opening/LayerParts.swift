@@ -11,8 +11,11 @@ struct LayerParts {
     var properties: RecordTable
     var labels: RecordTable
     var names: RecordTable
-    /// Format 3: the layer's geometry kind (`GRID` byte 26); polygons for older files.
+    /// Format 3: the layer's geometry kind (`GRID` byte 26); polygons for older files. A layer of
+    /// compact points (byte 26 = 3) reads as points, with its point table in ``compactPoints``.
     var geometry: UInt8
+    /// A layer of compact points (3.4): its point table, which its features tag names.
+    var compactPoints: CompactPointTable? = nil
 
     /// Reads the sections `tags` names. The grid, tiles, features and properties are required.
     /// `usesNodes` says the file is format 3: its `GRID` holds only the top-level directory, and
@@ -87,7 +90,18 @@ struct LayerParts {
         }
 
         let tiles = try required(tags.tiles)
-        let features = try MapLayout.table(file, try required(tags.features), name: SectionTag.name(of: tags.features), minimumRecord: FormatLayout.FeatureRecord.length)
+        var geometry = usesNodes ? file.getUInt8(at: gridBase + g.geometry) ?? 0 : GeometryKind.polygons.rawValue
+        var compactPoints: CompactPointTable?
+        let features: RecordTable
+        if geometry == FormatLayout.CompactPoints.geometry {
+            // Its features tag names a point table (5.12), read as the layer's features.
+            let table = try CompactPointTable.read(file, try required(tags.features), name: SectionTag.name(of: tags.features))
+            compactPoints = table
+            features = RecordTable(count: table.count, offset: table.recordsOffset, recordLength: 0)
+            geometry = GeometryKind.points.rawValue
+        } else {
+            features = try MapLayout.table(file, try required(tags.features), name: SectionTag.name(of: tags.features), minimumRecord: FormatLayout.FeatureRecord.length)
+        }
         guard features.count < Int(TileEntry.maximumPayload) else {
             throw .malformed(part: "section \(SectionTag.name(of: tags.features))", offset: UInt64(features.offset), reason: "\(features.count) features is more than the format allows")
         }
@@ -98,12 +112,15 @@ struct LayerParts {
             labels = try MapLayout.table(file, range, name: SectionTag.name(of: tags.labels), minimumRecord: FormatLayout.LabelRecord.length)
         }
         if tags.names != 0, let range = ranges[tags.names] {
-            names = try MapLayout.table(file, range, name: SectionTag.name(of: tags.names), minimumRecord: FormatLayout.NameRecord.length)
+            names = try MapLayout.table(file, range, name: SectionTag.name(of: tags.names),
+                                        minimumRecord: compactPoints == nil ? FormatLayout.NameRecord.length : FormatLayout.CompactPoints.nameRecordMinimum)
         }
-        return LayerParts(
+        var parts = LayerParts(
             grid: grid, directoryOffset: gridBase + g.directory,
             subdirectoryOffset: subdirectoryOffset, topDirectory: topDirectory,
             tiles: tiles, features: features, properties: properties, labels: labels, names: names,
-            geometry: usesNodes ? file.getUInt8(at: gridBase + g.geometry) ?? 0 : GeometryKind.polygons.rawValue)
+            geometry: geometry)
+        parts.compactPoints = compactPoints
+        return parts
     }
 }

@@ -101,6 +101,9 @@ struct MapLayout: Sendable {
     @usableFromInline var names: RecordTable
     /// In the first layer's layout: the layouts of the other layers, in file order.
     @usableFromInline var otherLayers: [MapLayout]
+    /// A layer of compact points (3.4): its point table, which stands for `FEAT` and `PROP`; its
+    /// ``geometry`` reads as points, and its name index holds 4-byte records (Spec/FORMAT.md 5.12).
+    @usableFromInline var compactPoints: CompactPointTable? = nil
     /// The file's address index (`ADDR`, 3.3), if any: the same in every layer's layout.
     @usableFromInline var addressIndex: AddressIndexTable? = nil
 
@@ -224,6 +227,7 @@ struct MapLayout: Sendable {
                 labels: parts.labels, names: parts.names,
                 otherLayers: []
             ))
+            layouts[layouts.count - 1].compactPoints = parts.compactPoints
         }
         if let range = ranges[SectionTag.addressIndex.rawValue] {
             let index = try addressTable(file, range, layerCount: layouts.count)
