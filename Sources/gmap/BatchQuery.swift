@@ -275,6 +275,17 @@ enum FastCoordinate {
         return CoordinateParser.Coordinate(latitude: latitude, longitude: longitude)
     }
 
+    /// One number alone in `field` (a CSV field), spaces or tabs around: `-?digits(.digits)?` as
+    /// ``parse(_:)`` reads it, not yet checked against a range; nil when not in that form.
+    static func value(_ field: UnsafeBufferPointer<UInt8>) -> Double? {
+        var index = 0
+        let count = field.count
+        while index < count, field[index] == 0x20 || field[index] == 0x09 { index += 1 }
+        guard let value = number(field, &index) else { return nil }
+        while index < count, field[index] == 0x20 || field[index] == 0x09 { index += 1 }
+        return index == count ? value : nil
+    }
+
     /// `-?digits(.digits)?` at `index`, exactly as `Double` reads it: the digits as an integer of at
     /// most 2^53 divided by a power of ten up to 10^22 (both exact, so the one division rounds
     /// correctly); nil for anything else.

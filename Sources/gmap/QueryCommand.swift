@@ -4,11 +4,17 @@ import GMap
 /// `gmap query [MAP] LAT LON` and `gmap query [MAP] -`, with `--nearest DISTANCE` the nearby fallback.
 enum QueryCommand: Command {
     static let name = "query"
-    static let summary = "the feature that contains the point (an id per line with -)"
-    static let options: Set<String> = ["--nearest", "--layer", "--max-line", "--threads", StackedMaps.option]
+    static let summary = "the feature that contains the point (an id per line with -, answer columns with --csv)"
+    static let options: Set<String> = Set(["--nearest", "--layer", "--max-line", "--threads", StackedMaps.option]).union(CSVQueryCommand.options)
     static let flags: Set<String> = ["--all", "--json", StackedMaps.noWorld]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
+        if let input = list.value("--csv") {
+            return try CSVQueryCommand.run(list, input: input, threads: try threads(list))
+        }
+        for option in CSVQueryCommand.options.sorted() where list.value(option) != nil {
+            throw CommandFailure(message: "\(option) only applies with --csv (a CSV input with a header row)")
+        }
         var style = OutputStyle(all: list.has("--all"), json: list.has("--json"))
         if let radius = list.value("--nearest") {
             guard !style.all else { throw CommandFailure(message: "--nearest answers one feature per point; it cannot be combined with --all") }
@@ -242,6 +248,7 @@ extension QueryCommand {
     gmap query [MAP] LATITUDE LONGITUDE [--all | --nearest DIST] [--json] [--layer NAME]
     gmap query [MAP] "LATITUDE,LONGITUDE" [--all | --nearest DIST] [--json] [--layer NAME]
     gmap query [MAP] - [--all | --nearest DIST] [--json] [--layer NAME] [--max-line SIZE] [--threads N]
+    gmap query [MAP] --csv FILE|- [--lat NAME] [--lon NAME] [--keep PROP,...] [--prefix TEXT] [--layer NAME]
     gmap query --map FILE [--map FILE ...] [--no-world] LATITUDE LONGITUDE --all [--json]
 
     Prints the id of the feature that contains the point: latitude first, in decimal degrees
@@ -282,6 +289,26 @@ extension QueryCommand {
     --threads N answers with N threads (default: the number of cores); the output is in input
     order and the same with any N.
 
+    With --csv FILE (or --csv - for standard input), reads CSV (RFC 4180) whose first row names
+    the columns, and writes CSV on stdout: the header and each row with every field as read
+    (quoted only where RFC 4180 needs it: a comma, a quote or a line break in the field), then the
+    answer columns: id (on a map of several layers, one column per layer, named after it, holding
+    what gmap query prints after "layer="), and with --keep PROP[,PROP...] one column per property
+    (LAYER.PROP for each layer on a map of several layers); empty where no feature contains the
+    point or the feature lacks the property. --lat NAME and --lon NAME name the coordinate
+    columns (exactly as in the header); without them the one column named lat or latitude (else
+    y) and the one named lon, lng, long or longitude (else x) are taken, in any case; with none,
+    or two alike, it stops and lists the header's columns. An answer column named as a column of
+    the input is refused: --prefix TEXT goes before every answer column's name (--prefix gmap_
+    writes gmap_id). Quoted fields may hold commas, doubled quotes ("") and line breaks; a quote
+    inside a field that does not start with one is an ordinary character. Rows end with LF or
+    CR LF, and the output ends its rows as the header row ends (CR LF or LF); a byte order mark
+    is skipped; empty lines are skipped. A row whose coordinates are bad (read as for -, so a
+    latitude above 90 is bad), whose field count differs from the header's, with text after a
+    closing quote or a quote not closed before the end of input, or longer than --max-line, is
+    left out of the output with a message naming the line where the row starts, and the exit
+    code is then 2. --layer and --threads N work as with -.
+
     A map of several layers (gmap build --layer) answers in every layer: "layer=id" pairs in the
     map's layer order, separated by spaces, with nothing after "=" for a layer with no answer
     (with --all, a layer's answers are joined by commas, smallest first). --json then prints the
@@ -314,6 +341,7 @@ extension QueryCommand {
       gmap query world.gmap 36.14 -5.35 --json          {"id":"GI","properties":{"name":"Gibraltar"}}
       gmap query world.gmap 36.0 -5.2 --nearest 20km    ES nearby 12336 m
       printf '52.52,13.405\\n48.86 2.35\\n' | gmap query world.gmap -
+      gmap query world.gmap --layer countries --csv points.csv --keep name > answered.csv
 
     """
 }
