@@ -10,6 +10,7 @@ enum BuildSummary {
         case .polygons: text = "  features \(report.featureCount), rings \(report.ringCount), vertices \(report.vertexCount)"
         case .lines: text = "  lines: features \(report.featureCount), lines \(report.lineCount), vertices \(report.vertexCount)"
         case .points: text = "  points: features \(report.featureCount), points \(report.vertexCount)"
+            if report.compactPoints { text += ", compact (step \(report.pointStep) units)" }
         }
         if report.droppedFeatures > 0 {
             text += " (\(report.droppedFeatures) features left out: nothing of them is left at this --precision)"

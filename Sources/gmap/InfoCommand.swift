@@ -35,7 +35,11 @@ enum InfoCommand: Command {
             for layer in map.layers {
                 let g = layer.grid
                 out += "  \(layer.layerName.isEmpty ? "(unnamed)" : layer.layerName): \(openSummary(layer) ?? "\(layer.featureCount) features"), grid \(g.columns) × \(g.rows) tiles of \(q.degrees(g.tileWidth))°"
-                out += layer.features.first?.labelPoint != nil ? ", label points, name index\n" : "\n"
+                if let compact = layer.compactPoints {
+                    out += ", compact points (step \(compact.step) units)\(compact.hasNameIndex ? ", name index" : "")\n"
+                } else {
+                    out += layer.features.first?.labelPoint != nil ? ", label points, name index\n" : "\n"
+                }
             }
         }
         if let index = map.addressIndexInfo {

@@ -90,8 +90,8 @@ final class GeocodeCommandLineTests: CommandLineTestCase {
         result = try run(["geocode", "Gibraltar", "--limit", "3"])
         XCTAssertEqual(result.stdout, """
             town\tGibraltar\t36.14474,-5.35257\tGI
+            town\tGibraltar\t42.09504,-83.18965\tUS
             country\tGibraltar\t36.129293,-5.3485495\tGI\tbbox -5.3583868,36.1105004,-5.3387735,36.1411197
-            time zone\tEurope/Gibraltar\t36.1043816,-5.336716\tbbox -5.396046,36.059787,-5.276761,36.14949
 
             """)
         result = try run(["geocode", "Helsinki, Sweden"])

@@ -201,10 +201,10 @@ final class FormatThreeTests: XCTestCase {
         XCTAssertEqual(lines.geometryKind, .lines)
         XCTAssertEqual(lines.lookupAll(latitude: 0.5, longitude: 0.5), [])
         XCTAssertFalse(MapVerifier(map: lines).isSound, "polygon records read as lines break the lines rules")
-        bytes[Int(grid.offset) + FormatLayout.Grid.geometry] = 3
+        bytes[Int(grid.offset) + FormatLayout.Grid.geometry] = 4
         XCTAssertThrowsError(try GMap(bytes: bytes)) { error in
-            XCTAssertEqual(error as? GMapError, .unsupportedGeometry(layer: "default", kind: 3))
-            XCTAssertTrue("\(error)".contains("geometry kind 3"), "\(error)")
+            XCTAssertEqual(error as? GMapError, .unsupportedGeometry(layer: "default", kind: 4))
+            XCTAssertTrue("\(error)".contains("geometry kind 4"), "\(error)")
         }
         bytes[Int(grid.offset) + FormatLayout.Grid.geometry] = 9
         XCTAssertThrowsError(try GMap(bytes: bytes)) { error in

@@ -245,4 +245,61 @@ final class SpecExampleTests: CommandLineTestCase {
         XCTAssertEqual(map.feature(at: 0)?.labelPoint?.latitude ?? 0, 0.40, accuracy: 1e-12)
         XCTAssertEqual(map.feature(at: 1)?.labelPoint?.longitude ?? 0, 0.60, accuracy: 1e-12)
     }
+
+    // MARK: Format 3.4 (section 5.12.4)
+
+    /// Section 5.12.4: the command builds a 3.4 file whose point table, name index and leaf record
+    /// are the bytes the spec labels (offsets from each section's start), and which answers as the
+    /// section says.
+    func testCompactPointsExampleBytes() throws {
+        let output = temporary.appendingPathComponent("spec-example-34.gmap")
+        let input = TestSupport.fixtures.appendingPathComponent("spec-example-34.geojson")
+        let result = try run(["build", input.path, "-o", output.path, "--precision", "0.01", "--tile-size", "1",
+                              "--keep", "population,capital", "--compact-points", "all", "-q"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let file = [UInt8](try Data(contentsOf: output))
+        let map = try GMap(bytes: file)
+        XCTAssertEqual(map.formatVersion.minor, 4)
+        XCTAssertTrue(MapVerifier(map: map).isSound)
+        func section(_ tag: String) throws -> ArraySlice<UInt8> {
+            let info = try XCTUnwrap(map.sections.first { $0.tag == tag })
+            return file[Int(info.offset)..<Int(info.offset + info.length)]
+        }
+        XCTAssertEqual(Array(try section("TILE")), [0x00, 0x04])
+        for (tag, lead) in [("FEAT", "offsets from its start, hexadecimal):"), ("NAME", "has 9 records of 3 bytes; with four features `B` = 2:")] {
+            let bytes = Array(try section(tag))
+            var shown = 0, next = 0
+            for line in try specBlock(after: lead) {
+                let head = Self.columns(line, 0..<5)
+                let offset: Int
+                if head.hasPrefix("+"), let value = Int(head.dropFirst().prefix(2), radix: 16) {
+                    offset = value
+                } else if head == "     " {
+                    offset = next
+                } else {
+                    continue
+                }
+                let hex = Self.columns(line, 5..<41).trimmingCharacters(in: .whitespaces)
+                guard let values = Self.hexBytes(hex), !values.isEmpty else { continue }
+                XCTAssertEqual(offset, next, "5.12.4 (\(tag)) skips or repeats bytes: \(line)")
+                XCTAssertLessThanOrEqual(offset + values.count, bytes.count, String(line))
+                guard offset + values.count <= bytes.count else { continue }
+                XCTAssertEqual(values, Array(bytes[offset..<offset + values.count]), "Spec/FORMAT.md 5.12.4 shows wrong \(tag) bytes: \(line)")
+                next = offset + values.count
+                shown += values.count
+            }
+            XCTAssertEqual(shown, bytes.count, "5.12.4 shows every byte of \(tag)")
+        }
+        XCTAssertEqual(map.features.map(\.id), ["Old Town", "Old Town", "Newport", "Saint Anne/Bay"])
+        XCTAssertEqual(map.features[2].properties, [Property(key: "population", value: "35000", kind: .number), Property(key: "capital", value: "true", kind: .boolean)])
+        XCTAssertEqual(map.find("bay", matching: .exact).map(\.id), ["Saint Anne/Bay"])
+        XCTAssertEqual(map.find("anne").map(\.id), ["Saint Anne/Bay"])
+        XCTAssertEqual(map.nearestPoint(latitude: 0.25, longitude: 0.25, within: 100_000)?.feature.index, 1)
+        let plain = temporary.appendingPathComponent("spec-example-34-plain.gmap")
+        XCTAssertEqual(try run(["build", input.path, "-o", plain.path, "--precision", "0.01", "--tile-size", "1",
+                                "--keep", "population,capital", "-q"]).status, 0)
+        XCTAssertEqual(try Data(contentsOf: plain).count, 1427)
+        XCTAssertEqual(file.count, 994)
+    }
+
 }
