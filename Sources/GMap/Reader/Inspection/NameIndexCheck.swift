@@ -67,7 +67,7 @@ enum NameIndexCheck {
     /// one of its first 127 spaces, or from just after one.
     static func compactKeys(of id: String) -> [[UInt8]] {
         let whole = NameFolding.normalized(id)
-        return NameFolding.indexKeys(id: id, names: []).map(\.bytes).filter { key in
+        return NameFolding.indexKeys(id: id, names: []).map { $0.bytes }.filter { key in
             NameFolding.compactKeyStart(of: key, in: whole).map { $0 <= FormatLayout.CompactPoints.maximumKeyStart } ?? false
         }
     }
