@@ -126,23 +126,33 @@ public struct Placemark: Sendable {
     mutating func fillLocality(from roles: PlacemarkLayers) {
         guard let index = roles.town else { return }
         let towns = roles.layers[index]
+        let values = TownValues(towns)
         let code = isoCountryCode
-        func inCountry(_ feature: Feature) -> Bool {
+        func inCountry(_ town: Int) -> Bool {
             guard let code else { return true }
-            return (feature.property("country_code") ?? feature.property("iso_a2")) == code
+            return values.isInCountry(town, code: code)
         }
-        guard let nearest = towns.nearestPoint(latitude: latitude, longitude: longitude, within: Self.localityRadius,
-                                               where: { inCountry(Feature(map: towns, index: $0)) }) else { return }
-        var chosen = nearest, chosenPopulation = Self.population(of: nearest.feature)
+        if towns.storage.layout.compactPoints != nil, let found = Self.compactLocality(towns, values, code: code, latitude: latitude, longitude: longitude) {
+            locality = found.feature.property("name") ?? found.feature.id
+            localityDistance = found.distance
+            answers[index].features = [found.feature]
+            return
+        }
+        // One search usually: the towns within the largest reach, nearest first; the nearest town
+        // of the country is the first of them, or, when none is that near, found on its own.
+        let reach = Self.townReach(population: .max)
+        var candidates = towns.nearestPoints(latitude: latitude, longitude: longitude, within: reach)
+        guard let nearest = candidates.first(where: { inCountry($0.feature.index) })
+                ?? towns.nearestPoint(latitude: latitude, longitude: longitude, within: Self.localityRadius, where: inCountry) else { return }
+        var chosen = nearest, chosenPopulation = values.population(nearest.feature.index)
         let preferred = nearest.distance * Self.localityPreference
-        let search = max(preferred, Self.townReach(population: .max))
-        for candidate in towns.nearestPoints(latitude: latitude, longitude: longitude, within: search)
-        where candidate.feature.index != nearest.feature.index {
-            let population = Self.population(of: candidate.feature)
+        if preferred > reach { candidates = towns.nearestPoints(latitude: latitude, longitude: longitude, within: preferred) }
+        for candidate in candidates where candidate.feature.index != nearest.feature.index {
+            let population = values.population(candidate.feature.index)
             guard candidate.distance <= preferred || candidate.distance <= Self.townReach(population: population),
                   population > chosenPopulation || population == chosenPopulation
                     && (candidate.distance, candidate.feature.index) < (chosen.distance, chosen.feature.index),
-                  inCountry(candidate.feature) else { continue }
+                  inCountry(candidate.feature.index) else { continue }
             chosen = candidate
             chosenPopulation = population
         }
@@ -151,9 +161,114 @@ public struct Placemark: Sendable {
         answers[index].features = [chosen.feature]
     }
 
+    /// The locality rule on a town layer of compact points in one pass over the towns within the
+    /// largest reach, each read once in place; geodesic distances only for the few that can be the
+    /// nearest or be chosen. Nil when no town of the country is that near or the nearly-as-near
+    /// range passes it: the general search answers then (the same rule, the same answer).
+    static func compactLocality(_ towns: GMap, _ values: TownValues, code: String?, latitude: Double, longitude: Double)
+        -> (feature: Feature, distance: Double)? {
+        let reach = townReach(population: .max), slack = GMap.planarSlack
+        var candidates: [(feature: Int, planar: Double, x: Int64, y: Int64, population: Int, record: CompactPointRecord)] = []
+        towns.forEachCompactPoint(around: LocalPlane(latitude: latitude, longitude: longitude), within: reach) { feature, planar, x, y, record in
+            candidates.append((feature, planar, x, y, values.population(of: record), record))
+        }
+        let unitsPerDegree = Double(towns.quantizer.unitsPerDegree)
+        func distance(_ position: Int) -> Double {
+            Geodesic.distance(latitude: latitude, longitude: longitude,
+                              toLatitude: Double(candidates[position].y) / unitsPerDegree, longitude: Double(candidates[position].x) / unitsPerDegree)
+        }
+        func inCountry(_ position: Int) -> Bool { code.map { values.isInCountry(candidates[position].record, code: $0) } ?? true }
+        // The nearest of the country: the smallest planar distance, then geodesic distances for
+        // those within the planar slack of it.
+        var nearestPlanar = Double.infinity
+        for position in candidates.indices where candidates[position].planar < nearestPlanar && inCountry(position) {
+            nearestPlanar = candidates[position].planar
+        }
+        var nearest: (position: Int, distance: Double)?
+        for position in candidates.indices where candidates[position].planar <= nearestPlanar * slack + 0.05 && inCountry(position) {
+            let d = distance(position)
+            guard d <= reach else { continue }
+            if nearest.map({ (d, candidates[position].feature) < ($0.distance, candidates[$0.position].feature) }) ?? true { nearest = (position, d) }
+        }
+        guard let nearest else { return nil }
+        let preferred = nearest.distance * localityPreference
+        guard preferred <= reach else { return nil }
+        var chosen = (position: nearest.position, distance: nearest.distance, population: candidates[nearest.position].population)
+        for position in candidates.indices where position != nearest.position {
+            let candidate = candidates[position], ownReach = townReach(population: candidate.population)
+            guard candidate.population >= chosen.population, candidate.planar <= max(preferred, ownReach) * slack + 1 else { continue }
+            let d = distance(position)
+            guard d <= preferred || d <= ownReach,
+                  candidate.population > chosen.population || (d, candidate.feature) < (chosen.distance, candidates[chosen.position].feature),
+                  inCountry(position) else { continue }
+            chosen = (position, d, candidate.population)
+        }
+        return (Feature(map: towns, index: candidates[chosen.position].feature), chosen.distance)
+    }
+
     /// A town's `population` property as a whole number (0 when it has none, or it is not one).
     static func population(of town: Feature) -> Int {
         town.property("population").flatMap { Int($0) } ?? 0
+    }
+
+    /// The two values of a town the locality rule reads, its population and its country code,
+    /// read in place without making strings in a layer of compact points.
+    struct TownValues {
+        let towns: GMap
+        let populationColumn: Int?, countryColumn: Int?, isoColumn: Int?
+
+        init(_ towns: GMap) {
+            self.towns = towns
+            populationColumn = towns.compactColumn(named: "population")
+            countryColumn = towns.compactColumn(named: "country_code")
+            isoColumn = towns.compactColumn(named: "iso_a2")
+        }
+
+        /// A compact record's population as a whole number (0 when it has none, or it is not one).
+        func population(of record: CompactPointRecord) -> Int {
+            guard let column = populationColumn, let bytes = towns.compactValueBytes(of: record, column: column) else { return 0 }
+            return Self.wholeNumber(bytes)
+        }
+
+        /// Whether a compact record's `country_code` (or, without one, `iso_a2`) is `code`.
+        func isInCountry(_ record: CompactPointRecord, code: String) -> Bool {
+            for column in [countryColumn, isoColumn] {
+                guard let column, let bytes = towns.compactValueBytes(of: record, column: column) else { continue }
+                return bytes.elementsEqual(code.utf8)
+            }
+            return false
+        }
+
+        /// Decimal digits as a whole number, as `Int(_:)` reads them; 0 for anything else.
+        static func wholeNumber(_ bytes: UnsafeRawBufferPointer) -> Int {
+            guard !bytes.isEmpty, bytes.count <= 18 else { return 0 }
+            var value = 0
+            for byte in bytes {
+                guard byte >= 0x30, byte <= 0x39 else { return 0 }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+
+        /// The town's population as a whole number (0 when it has none, or it is not one).
+        func population(_ town: Int) -> Int {
+            guard towns.storage.layout.compactPoints != nil else { return Feature(map: towns, index: town).property("population").flatMap { Int($0) } ?? 0 }
+            guard let column = populationColumn, let bytes = towns.compactValueBytes(feature: town, column: column) else { return 0 }
+            return Self.wholeNumber(bytes)
+        }
+
+        /// Whether the town's `country_code` (or, without one, `iso_a2`) is `code`.
+        func isInCountry(_ town: Int, code: String) -> Bool {
+            guard towns.storage.layout.compactPoints != nil else {
+                let feature = Feature(map: towns, index: town)
+                return (feature.property("country_code") ?? feature.property("iso_a2")) == code
+            }
+            for column in [countryColumn, isoColumn] {
+                guard let column, let bytes = towns.compactValueBytes(feature: town, column: column) else { continue }
+                return bytes.elementsEqual(code.utf8)
+            }
+            return false
+        }
     }
 
     /// How far a street may be to be the ``thoroughfare``, an address to give the house number,

@@ -304,3 +304,69 @@ extension GMap {
                                    nameRecordLength: layout.names.recordLength, tiles: layout.tilesOffset..<layout.tilesEnd)
     }
 }
+
+extension GMap {
+    /// The column of this layer of compact points whose key is `key` (UTF-8, byte for byte), or nil.
+    func compactColumn(named key: StaticString) -> Int? {
+        guard let table = storage.layout.compactPoints, key.hasPointerRepresentation else { return nil }
+        let wanted = UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        for column in 0..<table.columnCount {
+            if let info = table.column(column, in: span), let bytes = stringBytes(offset: info.keyOffset, length: info.keyLength),
+               bytes.elementsEqual(wanted) { return column }
+        }
+        return nil
+    }
+
+    /// The text of feature `index`'s value in column `column` of this layer of compact points, in
+    /// place (inline or from the dictionary); nil when absent or unreadable. Allocates nothing.
+    func compactValueBytes(feature index: Int, column: Int) -> UnsafeRawBufferPointer? {
+        compactRecord(index).flatMap { compactValueBytes(of: $0, column: column) }
+    }
+
+    /// The text of a record's value in column `column`, in place; nil when absent or unreadable.
+    func compactValueBytes(of record: CompactPointRecord, column: Int) -> UnsafeRawBufferPointer? {
+        guard let table = storage.layout.compactPoints, column >= 0 else { return nil }
+        var cursor = VarintCursor(base: storage.base, position: record.valuesOffset, end: record.end)
+        for current in 0...column {
+            guard let value = CompactPointCursor.readValue(&cursor) else { return nil }
+            if case .inline(_, let offset, let length) = value {
+                cursor.position = offset + length
+                if current == column { return span.getBytes(at: offset, length: length) }
+            } else if case .dictionary(let entry) = value, current == column {
+                guard let info = table.column(column, in: span), entry < info.dictionary.count else { return nil }
+                let at = table.dictionaryOffset + (info.dictionary.lowerBound + entry) * FormatLayout.CompactPoints.dictionaryEntryLength
+                guard let offset = span.getUInt32(at: at), let length = span.getUInt32(at: at + 4) else { return nil }
+                return stringBytes(offset: offset, length: length)
+            }
+        }
+        return nil
+    }
+
+    /// Calls `body` with every point of this layer of compact points whose planar distance in
+    /// `plane` is within `radius` (with the planar slack): its feature, planar distance, point in
+    /// units and record, read leaf by leaf without seeking each record.
+    func forEachCompactPoint(around plane: LocalPlane, within radius: Double,
+                             _ body: (_ feature: Int, _ planar: Double, _ x: Int64, _ y: Int64, _ record: CompactPointRecord) -> Void) {
+        guard let table = storage.layout.compactPoints, Quantizer.isValid(latitude: plane.latitude, longitude: plane.longitude),
+              radius.isFinite, radius >= 0 else { return }
+        let q = quantizer, box = SearchBox(latitude: plane.latitude, longitude: plane.longitude, radius: radius, quantizer: q)
+        let reach = radius * Self.planarSlack + 1, reach2 = reach * reach
+        let unitsPerDegree = Double(q.unitsPerDegree), layout = storage.layout, file = span
+        DirectoryWalker(storage: storage).walk(south: box.south, north: box.north, meeting: box.meets) { tile in
+            guard TileEntry.kind(of: tile.entry) == TileEntry.recordKind else { return }
+            let payload = Int(TileEntry.payload(of: tile.entry))
+            guard payload < layout.tilesEnd - layout.tilesOffset else { return }
+            var cursor = VarintCursor(base: storage.base, position: layout.tilesOffset + payload, end: layout.tilesEnd)
+            guard let first = cursor.readVarint(), let count = cursor.readVarint(), count >= 1,
+                  first < UInt64(table.count), count <= UInt64(table.count) - first,
+                  var points = CompactPointCursor(table: table, file: file, halfTurn: q.halfTurn, quarterTurn: q.quarterTurn, feature: Int(first))
+            else { return }
+            for offset in 0..<Int(count) {
+                guard let record = points.next() else { return }
+                let p = plane.project(latitude: Double(record.y) / unitsPerDegree, longitude: Double(record.x) / unitsPerDegree)
+                let squared = p.x * p.x + p.y * p.y
+                if squared <= reach2 { body(Int(first) + offset, squared.squareRoot(), record.x, record.y, record) }
+            }
+        }
+    }
+}
