@@ -132,16 +132,25 @@ public struct Placemark: Sendable {
             guard let code else { return true }
             return values.isInCountry(town, code: code)
         }
-        if towns.storage.layout.compactPoints != nil, let found = Self.compactLocality(towns, values, code: code, latitude: latitude, longitude: longitude) {
-            locality = found.feature.property("name") ?? found.feature.id
-            localityDistance = found.distance
-            answers[index].features = [found.feature]
-            return
-        }
         // One search usually: the towns within the largest reach, nearest first; the nearest town
         // of the country is the first of them, or, when none is that near, found on its own.
         let reach = Self.townReach(population: .max)
-        var candidates = towns.nearestPoints(latitude: latitude, longitude: longitude, within: reach)
+        var candidates: [PointMatch] = []
+        if towns.storage.layout.compactPoints != nil {
+            switch Self.compactLocality(towns, values, code: code, latitude: latitude, longitude: longitude) {
+            case .found(let feature, let distance):
+                locality = feature.property("name") ?? feature.id
+                localityDistance = distance
+                answers[index].features = [feature]
+                return
+            case .noTownWithinReach:
+                break
+            case .farther:
+                candidates = towns.nearestPoints(latitude: latitude, longitude: longitude, within: reach)
+            }
+        } else {
+            candidates = towns.nearestPoints(latitude: latitude, longitude: longitude, within: reach)
+        }
         guard let nearest = candidates.first(where: { inCountry($0.feature.index) })
                 ?? towns.nearestPoint(latitude: latitude, longitude: longitude, within: Self.localityRadius, where: inCountry) else { return }
         var chosen = nearest, chosenPopulation = values.population(nearest.feature.index)
@@ -163,10 +172,18 @@ public struct Placemark: Sendable {
 
     /// The locality rule on a town layer of compact points in one pass over the towns within the
     /// largest reach, each read once in place; geodesic distances only for the few that can be the
-    /// nearest or be chosen. Nil when no town of the country is that near or the nearly-as-near
-    /// range passes it: the general search answers then (the same rule, the same answer).
-    static func compactLocality(_ towns: GMap, _ values: TownValues, code: String?, latitude: Double, longitude: Double)
-        -> (feature: Feature, distance: Double)? {
+    /// nearest or be chosen. When no town of the country is that near, or the nearly-as-near range
+    /// passes it, the general search answers (the same rule, the same answer).
+    enum CompactLocality {
+        /// The locality and its distance.
+        case found(Feature, Double)
+        /// No town of the country within the largest reach: the nearest is farther, or none.
+        case noTownWithinReach
+        /// The nearest is so far that the nearly-as-near range passes the largest reach.
+        case farther
+    }
+
+    static func compactLocality(_ towns: GMap, _ values: TownValues, code: String?, latitude: Double, longitude: Double) -> CompactLocality {
         let reach = townReach(population: .max), slack = GMap.planarSlack
         var candidates: [(feature: Int, planar: Double, x: Int64, y: Int64, population: Int, record: CompactPointRecord)] = []
         towns.forEachCompactPoint(around: LocalPlane(latitude: latitude, longitude: longitude), within: reach) { feature, planar, x, y, record in
@@ -190,9 +207,9 @@ public struct Placemark: Sendable {
             guard d <= reach else { continue }
             if nearest.map({ (d, candidates[position].feature) < ($0.distance, candidates[$0.position].feature) }) ?? true { nearest = (position, d) }
         }
-        guard let nearest else { return nil }
+        guard let nearest else { return .noTownWithinReach }
         let preferred = nearest.distance * localityPreference
-        guard preferred <= reach else { return nil }
+        guard preferred <= reach else { return .farther }
         var chosen = (position: nearest.position, distance: nearest.distance, population: candidates[nearest.position].population)
         for position in candidates.indices where position != nearest.position {
             let candidate = candidates[position], ownReach = townReach(population: candidate.population)
@@ -203,7 +220,7 @@ public struct Placemark: Sendable {
                   inCountry(position) else { continue }
             chosen = (position, d, candidate.population)
         }
-        return (Feature(map: towns, index: candidates[chosen.position].feature), chosen.distance)
+        return .found(Feature(map: towns, index: candidates[chosen.position].feature), chosen.distance)
     }
 
     /// A town's `population` property as a whole number (0 when it has none, or it is not one).
