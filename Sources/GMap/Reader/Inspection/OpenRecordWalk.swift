@@ -93,7 +93,12 @@ extension TileRecordReader {
     mutating func walkPoints(checkingVertices: Bool = true, slot: (Int) -> Void,
                              point: (_ slot: Int, Int64, Int64) -> Void,
                              problem: (RecordProblem) -> Void = { _ in }) -> Bool {
-        if let table = compactPoints {
+        if compactPointsSection.offset >= 0 {
+            guard let table = try? CompactPointTable.read(ByteSpan(base: cursor.base, count: fileEnd), compactPointsSection, name: "") else {
+                isSound = false
+                problem(RecordProblem(offset: cursor.position, reason: "the layer's point table cannot be read"))
+                return false
+            }
             return walkCompactPoints(table, checkingVertices: checkingVertices, slot: slot, point: point, problem: problem)
         }
         guard let slotCount = readOpenSlots(slot: slot, problem: problem) else { return false }

@@ -42,8 +42,10 @@ struct TileRecordReader {
     @usableFromInline let fileEnd: Int
     /// False once the record turned out to be corrupt.
     @usableFromInline var isSound = true
-    /// A layer of compact points (3.4): its point table, where a leaf's range record finds its points.
-    @usableFromInline let compactPoints: CompactPointTable?
+    /// A layer of compact points (3.4): where its point table lies (offset −1 for other layers),
+    /// whose preamble ``walkPoints(checkingVertices:slot:point:problem:)`` reads again (checked on
+    /// open). Two words, not the table itself, so that a lookup's reader stays small.
+    @usableFromInline let compactPointsSection: (offset: Int, length: Int)
 
     @inlinable init(storage: MapStorage, entry: UInt32, bounds: TileBounds) {
         let tilesOffset = storage.layout.tilesOffset, tilesEnd = storage.layout.tilesEnd
@@ -59,7 +61,7 @@ struct TileRecordReader {
         sharedEdges = storage.layout.usesNodes
         repeatsSlots = storage.layout.usesNodes && storage.layout.minorVersion >= FormatLayout.minorVersionWithPartGroups
         fileEnd = storage.count
-        compactPoints = storage.layout.compactPoints
+        compactPointsSection = storage.layout.compactPointsSection
     }
 
     /// What made a run unreadable.

@@ -104,6 +104,8 @@ struct MapLayout: Sendable {
     /// A layer of compact points (3.4): its point table, which stands for `FEAT` and `PROP`; its
     /// ``geometry`` reads as points, and its name index holds 4-byte records (Spec/FORMAT.md 5.12).
     @usableFromInline var compactPoints: CompactPointTable? = nil
+    /// Where that point table's section lies (offset −1 for other layers).
+    @usableFromInline var compactPointsSection: (offset: Int, length: Int) = (-1, 0)
     /// The file's address index (`ADDR`, 3.3), if any: the same in every layer's layout.
     @usableFromInline var addressIndex: AddressIndexTable? = nil
 
@@ -228,6 +230,7 @@ struct MapLayout: Sendable {
                 otherLayers: []
             ))
             layouts[layouts.count - 1].compactPoints = parts.compactPoints
+            if parts.compactPoints != nil, let range = ranges[entry.tags.features] { layouts[layouts.count - 1].compactPointsSection = range }
         }
         if let range = ranges[SectionTag.addressIndex.rawValue] {
             let index = try addressTable(file, range, layerCount: layouts.count)
