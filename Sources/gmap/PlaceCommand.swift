@@ -61,8 +61,12 @@ extension PlaceCommand {
       timeZone                  the IANA time zone, Etc/GMT±N at sea (layer timezones, 1 km)
       ocean                     at sea, the ocean or sea (Natural Earth marine polygons, layer marine)
       inlandWater               a lake, lagoon or river of that layer (the Caspian Sea, ...)
-      locality                  the nearest town within 50 km, in the point's own country when it
-                                is in one (GeoNames, layer towns), and localityDistance in metres
+      locality                  a town of the point's own country when it is in one (GeoNames'
+                                170,391 places, layer towns): the nearest within 50 km, unless a
+                                more populous one is nearly as near (1.25 times as far) or its
+                                reach holds the point (1 km per sqrt(population / 10,000), at
+                                most 15 km); then the most populous of those. localityDistance
+                                in metres
     It has no states, streets or postal codes: administrativeArea, thoroughfare and postalCode
     need a map with such layers (gmap build --layer state=..., gmap build --osm).
 

@@ -12,7 +12,7 @@
 /// | ``timeZone`` | the *time-zone layer*'s first answer: property `tzid`, or its id |
 /// | ``ocean`` | at sea (no feature of the country layer contains the point): the *marine layer*'s first answer whose property `water` is not `inland`: property `name`, or its id |
 /// | ``inlandWater`` | a location map: the smallest area of the `areas` layer containing the point whose property `water` is `inland` (OSM's `natural=water`, `waterway=riverbank`, `landuse=reservoir`); else the *marine layer*'s first answer whose property `water` is `inland` (a lake, lagoon or river): its `name`, or its id |
-/// | ``locality``, ``localityDistance`` | a location map: the smallest area of the `areas` layer containing the point whose property `place` is `city`, `town` or `village` (distance 0), else the nearest point of the `settlements` layer of those kinds within its kind's radius (``settlementRadii``: 10, 5 and 2 km) and its distance. Else the nearest point of the *town layer* within ``localityRadius`` (50 km): its id (property `name` if it has one) and geodesic distance; when the point has an ``isoCountryCode``, only towns whose `country_code` (or `iso_a2`) is that code count, so a town across a border is never given |
+/// | ``locality``, ``localityDistance`` | a location map: the smallest area of the `areas` layer containing the point whose property `place` is `city`, `town` or `village` (distance 0), else the nearest point of the `settlements` layer of those kinds within its kind's radius (``settlementRadii``: 10, 5 and 2 km) and its distance. Else a point of the *town layer*: the nearest within ``localityRadius`` (50 km), unless a more populous town is nearly as near (``localityPreference``) or its own reach holds the point (``townReach(population:)``), then the most populous of those: its id (property `name` if it has one) and geodesic distance; when the point has an ``isoCountryCode``, only towns whose `country_code` (or `iso_a2`) is that code count, so a town across a border is never given |
 /// | ``subLocality`` | a location map: the smallest area containing the point whose `place` is `suburb`, `quarter` or `neighbourhood`, else the nearest settlement of those kinds within its kind's radius (2 km, 1 km, 500 m) |
 /// | ``administrativeArea`` | only from a real polygon layer (the state layer, or a country layer with ISO 3166-2 ids), never from a town's codes |
 /// | ``thoroughfare`` | a location map (`gmap build --osm`): the `roads` layer's nearest street within 20 m (its `name`), else the street of the nearest address within 30 m that has one (`addr:street` or `addr:place`) |
@@ -67,7 +67,7 @@ public struct Placemark: Sendable {
     public var ocean: String?
     /// The lake, lagoon or river, such as `Caspian Sea` (the marine layer, where it has one).
     public var inlandWater: String?
-    /// The nearest town within ``localityRadius`` in the point's own country, such as `Kehl` (the town layer).
+    /// The town of the point's own country the locality rule picks (``localityRadius``, ``localityPreference``, ``townReach(population:)``), such as `Kehl` (the town layer).
     public var locality: String?
     /// The geodesic distance to ``locality``, in metres (0 when an area of that name contains the point).
     public var localityDistance: Double?
