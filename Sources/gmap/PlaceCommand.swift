@@ -8,12 +8,14 @@ import GMap
 enum PlaceCommand: Command {
     static let name = "place"
     static let summary = "the whole placemark: country, sea, time zone, nearest town, …"
-    static let options: Set<String> = [StackedMaps.option]
+    static let options: Set<String> = [StackedMaps.option, "--max-line"]
     static let flags: Set<String> = ["--json", StackedMaps.noWorld]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         // The same arguments, coordinate reading and messages as gmap query.
         let target = try QueryCommand.target(of: list.positional, arguments: list.arguments, command: "place")
+        if case .batch(let mapPath) = target { return try batch(list, mapPath: mapPath) }
+        if list.value("--max-line") != nil { throw CommandFailure(message: "--max-line only applies with - (lines read from standard input)") }
         guard case .point(let mapPath, let latitude, let longitude) = target else {
             throw CommandFailure(message: "usage: gmap place [MAP | --map FILE ...] LATITUDE LONGITUDE [--json] (see 'gmap help place')")
         }
@@ -37,6 +39,28 @@ enum PlaceCommand: Command {
         return ExitCode.success
     }
 
+    /// `gmap place [MAP] -`: one line per line of standard input, read and parsed as `gmap query -`
+    /// reads them (bad lines named on standard error, exit 2 at the end): the placemark's fields as
+    /// `field=value` separated by tabs, or with `--json` its JSON object (`null` for none); an
+    /// empty line where no layer answers.
+    static func batch(_ list: ArgumentList, mapPath: String?) throws -> Int32 {
+        let reader = LineReader(maximumBytes: try SizeOption.bytes(list, "--max-line", default: LineReader.defaultMaximumBytes))
+        let placemark: (CoordinateParser.Coordinate) -> Placemark
+        if let locations = try StackedMaps.locations(list, mapArgument: mapPath, command: name) {
+            let stack = try StackedMaps.open(locations)
+            placemark = { stack.placemark(latitude: $0.latitude, longitude: $0.longitude) }
+        } else {
+            let map = try (mapPath.map(MapLocation.argument) ?? DefaultMap.location()).open()
+            placemark = { map.placemark(latitude: $0.latitude, longitude: $0.longitude) }
+        }
+        let json = list.has("--json")
+        return try QueryCommand.batch(style: OutputStyle(all: true, json: json), reader: reader) { coordinate in
+            let found = placemark(coordinate)
+            if json { return found.isEmpty ? "null" : LayeredQuery.json(found) }
+            return LayeredQuery.fields(found).map { name, value in name + "=" + value.text }.joined(separator: "\t")
+        }
+    }
+
     /// One `field  value` line per known field, in CLPlacemark's names and order.
     static func text(_ placemark: Placemark) -> String {
         LayeredQuery.fields(placemark).map { name, value in
@@ -50,6 +74,7 @@ extension PlaceCommand {
     static let help = """
     gmap place [MAP] LATITUDE LONGITUDE [--json]
     gmap place --map FILE [--map FILE ...] [--no-world] LATITUDE LONGITUDE [--json]
+    gmap place [MAP | --map FILE ...] - [--json] [--max-line SIZE]
 
     Prints the whole placemark of the point: every field that the map's layers fill, one
     "field  value" line each, with CLPlacemark's field names; fields the map cannot fill are left
@@ -115,12 +140,21 @@ extension PlaceCommand {
     A point that no layer answers prints nothing (null with --json), says so on stderr and exits
     1. Bad coordinates, a missing map or a damaged one exit 2.
 
+    MANY POINTS
+    With - instead of the coordinates, every line of standard input is a point, read as gmap
+    query - reads it, and gets one line: its fields as field=value separated by tabs, or with
+    --json its JSON object (null where no layer answers; an empty line without --json). A bad
+    line is named on stderr (gmap: line N: ...) and gives an empty line (null with --json); the
+    exit status is then 2 at the end. --max-line SIZE (default 1M) is the longest line read.
+
     EXAMPLES
       gmap place 36.14 -5.35                      Gibraltar, Europe/Gibraltar, locality Gibraltar
       gmap place 30 -40                           North Atlantic Ocean, Etc/GMT+3
       gmap place 48.57 7.81 --json                Kehl, not Strasbourg across the Rhine
       gmap place --map helsinki.gmap 60.169 24.9396
                                                   Finland, Europe/Helsinki, Mannerheimintie 16, ...
+      printf '36.14 -5.35\n30 -40\n' | gmap place - --json
+                                                  one JSON placemark per line
 
     """
 }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import GMapTestSupport
+import GMap
 
 /// `gmap place` on the shipped map and on a map without its layers, and `gmap query --layer`.
 final class PlaceCommandLineTests: CommandLineTestCase {
@@ -75,5 +76,33 @@ final class PlaceCommandLineTests: CommandLineTestCase {
         let missing = try run(["query", world, "1", "1", "--layer", "states"])
         XCTAssertEqual(missing.status, 2)
         XCTAssertEqual(missing.stderr, "gmap: \(world) has no layer named 'states'; its layers are countries, marine, timezones, towns\n")
+    }
+
+    /// `gmap place -`: one line per input line, each the one-point command's answer (JSON with
+    /// --json, the fields as field=value with tabs without), bad lines named and answered by an
+    /// empty line (null), exit 2 at the end.
+    func testManyPointsFromStandardInput() throws {
+        var random = SplitMix64(seed: 26)
+        var points: [(Double, Double)] = [(36.14, -5.35), (30, -40), (48.57, 7.81), (60.1699, 24.9384)]
+        for _ in 0..<40 { points.append(((random.unit() * 2 - 1) * 80, (random.unit() * 2 - 1) * 180)) }
+        let input = points.map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\n"
+        let json = try run(["place", "-", "--json"], input: input)
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let lines = json.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        XCTAssertEqual(lines.count, points.count)
+        var answered = 0
+        for (point, line) in zip(points, lines) {
+            let one = try run(["place", String(point.0), String(point.1), "--json"])
+            XCTAssertEqual(String(line), one.stdout.trimmingCharacters(in: .newlines), "\(point)")
+            if one.status == 0 { answered += 1 }
+        }
+        XCTAssertGreaterThan(answered, 10)
+        let text = try run(["place", "-"], input: "36.14 -5.35\nnot a point\n30 -40\n")
+        XCTAssertEqual(text.stdout, "isoCountryCode=GI\tcountry=Gibraltar\ttimeZone=Europe/Gibraltar\tlocality=Gibraltar\tlocalityDistance=575 m\n"
+                       + "\ntimeZone=Etc/GMT+3\tocean=North Atlantic Ocean\n")
+        XCTAssertEqual(text.stderr, "gmap: line 2: expected 'latitude longitude' or 'latitude,longitude', got 'not a point'\ngmap: 1 of 3 lines could not be read\n")
+        XCTAssertEqual(text.status, 2)
+        XCTAssertEqual(try run(["place", "-", "--json"], input: "x\n").stdout, "null\n")
+        try assertFails(["place", "1", "2", "--max-line", "5"], stderr: "gmap: --max-line only applies with - (lines read from standard input)\n")
     }
 }
