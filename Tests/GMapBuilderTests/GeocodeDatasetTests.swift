@@ -179,6 +179,7 @@ final class GeocodeDatasetTests: XCTestCase {
             let west = points.map(\.longitude).min() ?? 0, east = points.map(\.longitude).max() ?? 0
             var random = SplitMix64(seed: 2025)
             var trips = 0, exact = 0, within = 0, worst = 0.0, failures: [String] = [], far: [String] = []
+            var uniqueTrips = 0, uniqueWithin = 0
             while trips < 10_000 {
                 let latitude = south + (north - south) * random.unit(), longitude = west + (east - west) * random.unit()
                 guard let nearest = addresses.nearestPoints(latitude: latitude, longitude: longitude, within: 5_000, limit: 1).first,
@@ -198,7 +199,14 @@ final class GeocodeDatasetTests: XCTestCase {
                 worst = max(worst, distance)
                 if distance < 0.01 { exact += 1 }
                 if distance <= 30 { within += 1 } else { far.append("\(text) \(Int(distance)) m") }
+                // An address OSM gives at one point only: the first match is that point's.
+                if leading.count == 1 {
+                    uniqueTrips += 1
+                    if distance <= 30 { uniqueWithin += 1 }
+                }
             }
+            print("\(extract.name): of them \(uniqueTrips) to an address at one point only, \(uniqueWithin) within 30 m")
+            XCTAssertEqual(uniqueWithin, uniqueTrips, "an address at one point only comes back to it")
             print("\(extract.name): 10,000 round trips: the first match within 30 m \(within) times (\(exact) the very point), farthest \(Int(worst.rounded())) m; over 30 m: \(Set(far).sorted().prefix(40))")
             XCTAssertEqual(failures, [], "\(failures.prefix(10))")
             // The rest: OSM gives some addresses at several points up to 183 m apart (a building's
