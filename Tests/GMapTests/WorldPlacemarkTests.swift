@@ -89,7 +89,7 @@ final class WorldPlacemarkTests: XCTestCase {
         }
         XCTAssertEqual(all.count, towns.featureCount)
         XCTAssertGreaterThan(all.count, 170_000, "all of cities1000")
-        let count = Int(ProcessInfo.processInfo.environment["GMAP_ORACLE_POINTS"] ?? "") ?? 3_000
+        let count = Int(ProcessInfo.processInfo.environment["GMAP_ORACLE_POINTS"] ?? "") ?? (TestSupport.underSanitizer ? 150 : 3_000)
         var random = SplitMix64(seed: 2026_11_26)
         var checked = 0, filled = 0, preferred = 0
         for step in 0..<count {
@@ -128,7 +128,7 @@ final class WorldPlacemarkTests: XCTestCase {
         print("towns: \(checked) points, \(filled) with a town within the radius, \(preferred) given a larger town, all as brute force")
         XCTAssertEqual(checked, count)
         XCTAssertGreaterThan(filled, count / 3)
-        XCTAssertGreaterThan(preferred, 0, "the rule's preference for a larger town shows")
+        if count >= 1_000 { XCTAssertGreaterThan(preferred, 0, "the rule's preference for a larger town shows") }
     }
 
     /// Where people live: on 100,000 points uniform on land (the countries layer answers), the
