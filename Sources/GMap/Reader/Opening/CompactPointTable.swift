@@ -210,6 +210,14 @@ extension GMap {
         return (Int(value & (UInt32(1) << UInt32(bits) - 1)), Int(value >> UInt32(bits)))
     }
 
+    /// The id of feature `index` of a layer of compact points, in place (empty when unreadable).
+    /// Not inlined, so that the stack of a lookup that reads an id does not grow by a point
+    /// table cursor.
+    @inline(never)
+    func compactIdBytes(_ index: Int) -> UnsafeRawBufferPointer {
+        compactRecord(index).flatMap { span.getBytes(at: $0.idOffset, length: $0.idLength) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+
     /// The present values of a compact record, in column order: each column's index and value
     /// (absent columns left out). Stops at the first value that cannot be read.
     func compactValues(_ record: CompactPointRecord, _ body: (_ column: Int, _ value: CompactValue) -> Bool) {

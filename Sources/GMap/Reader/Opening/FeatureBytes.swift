@@ -33,10 +33,7 @@ extension Feature {
     /// The id's UTF-8 bytes, in place in the map (empty when the record is corrupt). Allocates nothing.
     public var idBytes: UnsafeRawBufferPointer {
         let file = map.span, field = FormatLayout.FeatureRecord.self
-        if map.storage.layout.compactPoints != nil {
-            return map.compactRecord(index).flatMap { file.getBytes(at: $0.idOffset, length: $0.idLength) }
-                ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        }
+        if map.storage.layout.compactPoints != nil { return map.compactIdBytes(index) }
         guard let offset = file.getUInt32(at: record + field.idOffset),
               let length = file.getUInt32(at: record + field.idLength),
               let bytes = map.stringBytes(offset: offset, length: length) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
