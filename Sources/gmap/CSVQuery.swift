@@ -25,20 +25,18 @@ enum CSVQueryCommand {
             throw CommandFailure(message: "--csv answers from one map, given as MAP; \(list.has(StackedMaps.noWorld) ? StackedMaps.noWorld : StackedMaps.option) is for gmap query --all and gmap place")
         }
         let usage = "usage: gmap query [MAP] --csv FILE, or --csv - to read standard input (see 'gmap help query')"
-        guard list.positional.count <= 1 else {
-            throw CommandFailure(message: "--csv reads its points from the CSV input; the only other argument is the map (\(usage))")
-        }
-        if list.positional.first == "-" {
+        let mapArgument = try LeadingMap.alone(list.positional, usage: "--csv reads its points from the CSV input; the only other argument is the map (\(usage))")
+        if mapArgument == "-" {
             throw CommandFailure(message: "the CSV input is the value of --csv: gmap query [MAP] --csv - reads standard input")
         }
-        if input.lowercased().hasSuffix(".gmap"), list.positional.isEmpty || !list.positional[0].lowercased().hasSuffix(".gmap") {
+        if input.lowercased().hasSuffix(".gmap"), !(mapArgument?.lowercased().hasSuffix(".gmap") ?? false) {
             throw CommandFailure(message: "--csv takes the CSV input (FILE, or - for standard input); the map comes first: gmap query MAP --csv FILE")
         }
         let keys = try keptProperties(list.value("--keep"))
         let prefix = list.value("--prefix") ?? ""
         let maximumBytes = try SizeOption.bytes(list, "--max-line", default: LineReader.defaultMaximumBytes)
 
-        let location = try list.positional.first.map(MapLocation.argument)
+        let location = try mapArgument.map(MapLocation.argument)
             ?? DefaultMap.location(command: "query", also: " (gmap query --csv reads one map)")
         var map = try location.open()
         if let name = list.value("--layer") {

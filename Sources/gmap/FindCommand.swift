@@ -10,14 +10,12 @@ enum FindCommand: Command {
     static let flags: Set<String> = ["--json", "--exact", StackedMaps.noWorld]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
-        var positional = list.positional
-        var mapArgument: String?
-        if positional.count >= 2, FileManager.default.fileExists(atPath: positional[0]) || positional[0].hasSuffix(".gmap") {
-            mapArgument = positional.removeFirst()
-        } else if positional.isEmpty {
+        let leading = LeadingMap(beforeText: list.positional)
+        guard !leading.rest.isEmpty else {
             throw CommandFailure(message: "usage: gmap find [MAP | --map FILE ...] TEXT [--layer NAME] [--exact] [--json] (see 'gmap help find')")
         }
-        let text = positional.joined(separator: " ")
+        let mapArgument = leading.map
+        let text = leading.rest.joined(separator: " ")
         guard !NameFolding.normalized(text).isEmpty else {
             throw CommandFailure(message: "'\(text)' is only punctuation and spaces: nothing to search for")
         }

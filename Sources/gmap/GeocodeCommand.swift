@@ -13,16 +13,10 @@ enum GeocodeCommand: Command {
     static let usage = "usage: gmap geocode [MAP] TEXT [--near LAT,LON] [--limit N] [--json] (see 'gmap help geocode')"
 
     static func run(_ list: ArgumentList) throws -> Int32 {
-        var positional = list.positional
-        let location: MapLocation
-        if positional.count >= 2, FileManager.default.fileExists(atPath: positional[0]) || positional[0].hasSuffix(".gmap") {
-            location = .argument(positional.removeFirst())
-        } else if !positional.isEmpty {
-            location = try DefaultMap.location()
-        } else {
-            throw CommandFailure(message: usage)
-        }
-        let text = positional.joined(separator: " ")
+        let leading = LeadingMap(beforeText: list.positional)
+        guard !leading.rest.isEmpty else { throw CommandFailure(message: usage) }
+        let location = try leading.map.map(MapLocation.argument) ?? DefaultMap.location()
+        let text = leading.rest.joined(separator: " ")
         let words = NameFolding.queryWords(text).words
         guard !words.isEmpty else { throw CommandFailure(message: "'\(text)' is only punctuation and spaces: nothing to look for") }
         guard words.count <= GMap.geocodeWordLimit else {

@@ -9,12 +9,8 @@ enum InfoCommand: Command {
     static let flags: Set<String> = []
 
     static func run(_ list: ArgumentList) throws -> Int32 {
-        let location: MapLocation
-        switch list.positional.count {
-        case 0: location = try DefaultMap.location(command: name)
-        case 1: location = .argument(list.positional[0])
-        default: throw CommandFailure(message: "usage: gmap info [MAP]")
-        }
+        let location = try LeadingMap.alone(list.positional, usage: "usage: gmap info [MAP]").map(MapLocation.argument)
+            ?? DefaultMap.location(command: name)
         let map = try location.open()
         StandardOutput.shared.write(report(map, path: location.path))
         return ExitCode.success

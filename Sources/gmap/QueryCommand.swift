@@ -118,18 +118,18 @@ enum QueryCommand: Command {
 
     /// Reads `[MAP] LAT LON`, `[MAP] "LAT,LON"` and `[MAP] -`, telling a map given after the coordinates
     /// from a map given first, and bad coordinates without a map from a map without coordinates.
+    /// The count and the coordinates' shape decide; where they leave a doubt, ``LeadingMap``'s rule
+    /// before coordinates (``LeadingMap/isMap(_:before:)``) tells a map from a mistyped coordinate.
     static func target(of positional: [String], arguments: [String], command: String = "query") throws -> Target {
         func isAngle(_ text: String) -> Bool { CoordinateParser.isAngle(Substring(text)) }
         func pair(_ text: String) -> (latitude: Substring, longitude: Substring)? {
             guard text.contains(where: { $0 == "," || $0 == " " || $0 == "\t" }) else { return nil }
             return CoordinateParser.split(Substring(text))
         }
-        /// Whether `text` names a map rather than a mistyped coordinate.
-        func isMapPath(_ text: String) -> Bool {
-            text.lowercased().hasSuffix(".gmap") || text.contains("/") || FileManager.default.fileExists(atPath: text)
-        }
+        /// Whether `text` names a map rather than a mistyped coordinate (the rule before coordinates).
+        func isMapPath(_ text: String) -> Bool { LeadingMap.isMap(text, before: .coordinates) }
         // "36,14 -5,35" or 36,14 -5,35 (decimal commas), after a map or without one.
-        let coordinates = positional.count == 3 || (positional.count == 2 && FileManager.default.fileExists(atPath: positional[0]))
+        let coordinates = positional.count == 3 || (positional.count == 2 && LeadingMap.isFile(positional[0]))
             ? Array(positional.dropFirst()) : positional
         if let hint = CoordinateParser.decimalCommaHint(coordinates.map { Substring($0) }) { throw CommandFailure(message: hint) }
         switch positional.count {
@@ -149,7 +149,7 @@ enum QueryCommand: Command {
         case 3:
             let (first, second, third) = (positional[0], positional[1], positional[2])
             if third == "-" { break }
-            if isAngle(first), isAngle(second), !isAngle(third), !FileManager.default.fileExists(atPath: first) {
+            if isAngle(first), isAngle(second), !isAngle(third), !LeadingMap.isFile(first) {
                 throw mapComesFirst(third, arguments: arguments, command: command)
             }
             return .point(map: first, latitude: Substring(second), longitude: Substring(third))

@@ -12,12 +12,8 @@ enum RenderCommand: Command {
     static let flags: Set<String> = ["--tiles", "--labels", "--quiet", "-q"]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
-        let location: MapLocation
-        switch list.positional.count {
-        case 0: location = try DefaultMap.location(command: name)
-        case 1: location = .argument(list.positional[0])
-        default: throw CommandFailure(message: "usage: gmap render [MAP] -o OUT.png (see 'gmap help render')")
-        }
+        let location = try LeadingMap.alone(list.positional, usage: "usage: gmap render [MAP] -o OUT.png (see 'gmap help render')")
+            .map(MapLocation.argument) ?? DefaultMap.location(command: name)
         guard let asked = list.value("-o") ?? list.value("--output") else {
             throw CommandFailure(message: "gmap render needs an output file: -o OUT.png")
         }

@@ -180,6 +180,30 @@ final class CommandLineArgumentTests: CommandLineTestCase {
         XCTAssertEqual(try run(["help"]).status, 0)
     }
 
+    /// The commands as the tool lists them, read rather than typed again (the literal list above is
+    /// the one check of the message's wording): the test target cannot import the executable's
+    /// `CommandTable`, so the list is read from `gmap help`, whose USAGE section the tool builds from
+    /// that table, in its order (``HelpOverview``). The overview rather than the snapshot directory,
+    /// because the overview is the tool's own answer, with the order the message must follow, while
+    /// the directory is a copy, without order, that can lag behind the tool; checking the directory
+    /// against the overview catches a command added without a snapshot (and HelpSnapshotTests
+    /// catches a snapshot left behind, and pins the overview itself).
+    func testUnknownCommandMessageListsTheCommandsOfTheOverview() throws {
+        let overview = try run(["help"])
+        XCTAssertEqual(overview.status, 0, overview.stderr)
+        let commands = HelpOverview(overview.stdout).commands
+        XCTAssertFalse(commands.isEmpty, "no command in the USAGE section of gmap help")
+        let snapshots = try SnapshotFiles.help.names()
+        for command in commands {
+            XCTAssertTrue(snapshots.contains(command), "gmap help lists \(command), which has no \(SnapshotFiles.help.relativePath)/\(command).txt")
+            let help = try run(["help", command])
+            XCTAssertEqual(help.status, 0, "gmap help \(command): \(help.stderr)")
+        }
+        let message = HelpOverview.unknownCommandMessage("nope", commands: commands)
+        try assertFails(["nope"], stderr: message)
+        try assertFails(["help", "nope"], stderr: message)
+    }
+
     // MARK: 6. A missing output directory
 
     func testMissingOutputDirectoryIsNamed() throws {

@@ -49,11 +49,12 @@ enum BenchCommand: Command {
         if list.value("--osm") != nil, !list.positional.isEmpty {
             throw CommandFailure(message: "with --osm, gmap bench measures the map it builds from the PBF file; '\(list.positional[0])' is one map too many")
         }
-        switch list.positional.count {
-        case 0 where list.value("--osm") != nil: settings = Settings(location: .argument(""))
-        case 0: settings = Settings(location: try DefaultMap.location(command: name))
-        case 1: settings = Settings(location: .argument(list.positional[0]))
-        default: throw CommandFailure(message: "usage: gmap bench [MAP] [--points N] [--runs R] (see 'gmap help bench')")
+        let map = try LeadingMap.alone(list.positional, usage: "usage: gmap bench [MAP] [--points N] [--runs R] (see 'gmap help bench')")
+        switch map {
+        case let map?: settings = Settings(location: .argument(map))
+        // With --osm, the map is the one built from the PBF file, set once it is built.
+        case nil where list.value("--osm") != nil: settings = Settings(location: .argument(""))
+        case nil: settings = Settings(location: try DefaultMap.location(command: name))
         }
         settings.pointCount = try positive(list, "--points", default: settings.pointCount)
         settings.runs = try positive(list, "--runs", default: settings.runs)

@@ -1,0 +1,79 @@
+import Foundation
+
+/// The optional `[MAP]` before a command's other positional arguments, and the one rule that
+/// tells a map from what follows it: an argument names a map when it is an existing file or
+/// ends in `.gmap` (``isMap(_:before:)``). Without one, the command reads the default map
+/// (``DefaultMap``: `$GMAP_MAP`, else the shipped world map).
+///
+/// The commands read it in three shapes:
+/// - `[MAP]` alone (info, render, bench, `query --csv`): the count decides, ``alone(_:usage:)``;
+///   the argument is never tested, so a missing file is named when it is opened.
+/// - `[MAP] TEXT...` (find, geocode): ``init(beforeText:)``, the rule with ``Following/text``.
+/// - `[MAP] LATITUDE LONGITUDE` and `[MAP] -` (query, place): `QueryCommand.target(of:arguments:command:)`
+///   decides by the count and the coordinates' shape, and uses the rule with
+///   ``Following/coordinates`` where the shape leaves a doubt.
+///
+/// Before coordinates the rule is wider than before text, as it always was: a coordinate never
+/// holds a `/` or ends in `.gmap` in any case, so such an argument is a map even when it does not
+/// exist (`gmap query maps/missing 5` is a usage error, not "latitude 'maps/missing' is not a
+/// number"). Text may hold a `/` (`gmap find Helsinki/Helsingfors`), so before text only the
+/// narrow rule applies, and `.gmap` is matched in lower case only: `gmap find WORLD.GMAP x` with
+/// no such file searches for "WORLD.GMAP x". Widening the text rule would turn such searches
+/// into "cannot open" failures, so the two are kept apart.
+///
+/// `where`, `nearby`, `export` and `verify` take a map that is not optional
+/// (``MapPointArguments`` for the first two); they do not read it here.
+struct LeadingMap {
+    /// What follows the map, which decides how wide the rule of ``LeadingMap/isMap(_:before:)`` is.
+    enum Following {
+        /// Free text (find, geocode): may hold any character.
+        case text
+        /// Coordinates (query, place): never hold a `/` nor end in `.gmap`.
+        case coordinates
+    }
+
+    /// The map as typed, or nil for the default map.
+    var map: String?
+    /// The positional arguments after the map (all of them without one).
+    var rest: [String]
+
+    /// Splits `[MAP] TEXT...` as find and geocode read it: with two arguments or more, the first is
+    /// the map when ``isMap(_:before:)`` says so before text; a single argument is always the text.
+    init(beforeText positional: [String]) {
+        if positional.count >= 2, let first = positional.first, Self.isMap(first, before: .text) {
+            self.init(map: first, rest: Array(positional.dropFirst()))
+        } else {
+            self.init(map: nil, rest: positional)
+        }
+    }
+
+    /// The map and the arguments after it, as given.
+    init(map: String?, rest: [String]) {
+        self.map = map
+        self.rest = rest
+    }
+
+    /// The map of a command whose only positional argument is `[MAP]`: nil without one, the
+    /// argument when there is one, and a failure with `usage` (the whole message) for more.
+    static func alone(_ positional: [String], usage: String) throws -> String? {
+        guard positional.count <= 1 else { throw CommandFailure(message: usage) }
+        return positional.first
+    }
+
+    /// Whether `argument` names a map rather than what `following` is: an existing file (or
+    /// directory, which fails when opened, naming it), or a name ending in `.gmap`; before
+    /// coordinates also a name that holds a `/` or ends in `.gmap` in any case.
+    static func isMap(_ argument: String, before following: Following) -> Bool {
+        if isFile(argument) || argument.hasSuffix(".gmap") { return true }
+        switch following {
+        case .text: return false
+        case .coordinates: return argument.contains("/") || argument.lowercased().hasSuffix(".gmap")
+        }
+    }
+
+    /// Whether something exists at `argument` (a file or a directory): the test where only an
+    /// existing map may be taken for one (query's decimal-comma hint, a map given after the point).
+    static func isFile(_ argument: String) -> Bool {
+        FileManager.default.fileExists(atPath: argument)
+    }
+}
