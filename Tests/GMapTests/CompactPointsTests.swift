@@ -80,7 +80,7 @@ final class CompactPointsTests: XCTestCase {
         let plain = try Self.build(places, compact: false).map, compact = try Self.build(places, compact: true).map
         var random = SplitMix64(seed: 3)
         func key(_ match: PointMatch) -> String { "\(match.feature.id)@\(match.latitude),\(match.longitude):\(match.distance)" }
-        for _ in 0..<2_000 {
+        for _ in 0..<(TestSupport.underSanitizer ? 400 : 2_000) {
             let latitude = 44.9 + random.unit() * 3.2, longitude = 9.9 + random.unit() * 4.2
             let radius = [500.0, 5_000, 30_000][random.below(3)]
             let a = plain.nearestPoints(latitude: latitude, longitude: longitude, within: radius, limit: 6)
@@ -174,7 +174,7 @@ final class CompactPointsTests: XCTestCase {
             return lines
         }
         let expected = answers(built.map)
-        let copies = TestSupport.underSanitizer ? 150 : 1_500
+        let copies = TestSupport.underSanitizer ? 90 : 1_500
         var changed = [0, 0, 0], reported = [0, 0, 0]
         for index in 0..<copies {
             let region = regions[index % regions.count]
