@@ -34,44 +34,17 @@ struct BatchQuery: Sendable {
         }
     }
 
-    /// The answers to some lines of a block: the output bytes, and each bad line's message with the
-    /// output offset just after its (empty or null) line.
-    struct Answers: Sendable {
-        var output: [UInt8] = []
-        var problems: [(outputEnd: Int, line: Int, message: String)] = []
-    }
+    /// The answers to some lines of a block (``BlockOutput``); a problem's line counts from the
+    /// part's first line (0).
+    typealias Answers = BlockOutput
 
     /// Answers every line of `reader` with `threads` threads; returns the exit code. With `text`,
     /// a point's answer is `text` of it (on this thread alone), read and parsed as for a map.
     func run(reader: LineReader, threads: Int, text: ((CoordinateParser.Coordinate) -> String)? = nil) -> Int32 {
         var reader = reader
-        let output = StandardOutput.shared
         var block = Block()
-        var lineNumber = 0, badLines = 0
         var finished = false
-        /// A block being answered (or answered): its answers are written in order, bad lines' messages between.
-        struct InFlight {
-            let count: Int, parts: Int
-            let results: AnswersBox
-            let group: DispatchGroup?
-        }
-        var inFlight: InFlight?
-        func write(_ flight: InFlight) {
-            flight.group?.wait()
-            for (part, answers) in flight.results.values.enumerated() {
-                let first = flight.count * part / flight.parts
-                var written = 0
-                for problem in answers.problems {
-                    badLines += 1
-                    output.write(bytes: answers.output, range: written..<problem.outputEnd)
-                    written = problem.outputEnd
-                    output.flush()
-                    StandardError.write("gmap: line \(lineNumber + first + problem.line + 1): \(problem.message)\n")
-                }
-                output.write(bytes: answers.output, range: written..<answers.output.count)
-            }
-            lineNumber += flight.count
-        }
+        var pipeline = BlockPipeline { before, first, line in before + first + line + 1 }
         while !finished {
             block.removeAll()
             while block.count < Self.blockLines && block.bytes.count < Self.blockBytes {
@@ -91,29 +64,13 @@ struct BatchQuery: Sendable {
             }
             guard block.count > 0 else { break }
             let parts = threads > 1 && block.count >= 1024 && text == nil ? threads : 1
-            if parts == 1 {
-                if let previous = inFlight { write(previous) }
-                inFlight = nil
-                write(InFlight(count: block.count, parts: 1, results: AnswersBox(answer(block, lines: 0..<block.count, text: text)), group: nil))
-            } else {
-                // Answered while the next block is read and the one before is written.
-                let group = DispatchGroup()
-                let flight = InFlight(count: block.count, parts: parts, results: AnswersBox(count: parts), group: group)
-                let chunk = block, query = self, results = flight.results
-                DispatchQueue.global().async(group: group) {
-                    DispatchQueue.concurrentPerform(iterations: parts) { part in
-                        let lower = chunk.count * part / parts, upper = chunk.count * (part + 1) / parts
-                        results.store(query.answer(chunk, lines: lower..<upper), at: part)
-                    }
-                }
-                if let previous = inFlight { write(previous) }
-                inFlight = flight
-            }
+            let chunk = block, query = self
+            pipeline.answer(count: block.count, parts: parts, now: { query.answer(chunk, lines: $0, text: text) },
+                            parallel: { query.answer(chunk, lines: $0) })
         }
-        if let previous = inFlight { write(previous) }
-        output.flush()
-        if badLines > 0 {
-            StandardError.write("gmap: \(badLines) of \(lineNumber) lines could not be read\n")
+        pipeline.finish()
+        if pipeline.bad > 0 {
+            StandardError.write("gmap: \(pipeline.bad) of \(pipeline.written) lines could not be read\n")
             return ExitCode.usage
         }
         return ExitCode.success
@@ -217,28 +174,6 @@ struct BatchQuery: Sendable {
     static var defaultThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 }
 
-/// The answers of a block's chunks, stored by several threads, one slot each.
-private final class AnswersBox: @unchecked Sendable {
-    private var slots: [BatchQuery.Answers]
-    private let lock = NSLock()
-
-    init(count: Int) { slots = Array(repeating: BatchQuery.Answers(), count: count) }
-
-    /// One slot, already filled.
-    init(_ answers: BatchQuery.Answers) { slots = [answers] }
-
-    func store(_ answers: BatchQuery.Answers, at index: Int) {
-        lock.lock()
-        slots[index] = answers
-        lock.unlock()
-    }
-
-    var values: [BatchQuery.Answers] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots
-    }
-}
 
 /// The common batch line read without making strings: "LAT LON", "LAT,LON" or "LAT, LON" with
 /// plain decimals (`-12.345`), spaces or tabs around, both in range. Anything else (exponents,

@@ -39,12 +39,7 @@ enum CSVQueryCommand {
         let location = try mapArgument.map(MapLocation.argument)
             ?? DefaultMap.location(command: "query", also: " (gmap query --csv reads one map)")
         var map = try location.open()
-        if let name = list.value("--layer") {
-            guard let layer = map.layer(named: name) else {
-                throw CommandFailure(message: "\(location.path) has no layer named '\(name)'; its layers are \(map.layerNames.joined(separator: ", "))")
-            }
-            map = layer
-        }
+        map = try QueryCommand.layer(list, of: map, at: location)
         // As `gmap query`: the shipped map without MAP answers from its first layer; another map of
         // several layers in every layer.
         let layered = map.layerNames.count > 1 && location.origin != .bundled && list.value("--layer") == nil
@@ -116,16 +111,7 @@ enum CSVQueryCommand {
     /// The reader of the CSV input: standard input, or the file opened for reading.
     private static func reader(_ input: String, maximumBytes: Int) throws -> CSVReader {
         guard input != "-" else { return CSVReader(maximumBytes: maximumBytes) }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw CommandFailure(message: "cannot read \(input): it is a directory")
-        }
-        let descriptor = open(input, O_RDONLY)
-        guard descriptor >= 0 else {
-            throw CommandFailure(message: "cannot open \(input): \(String(cString: strerror(errno)))")
-        }
-        // The descriptor stays open until the process exits: one per run.
-        return CSVReader(descriptor: descriptor, maximumBytes: maximumBytes)
+        return CSVReader(descriptor: try InputFile.descriptor(input), maximumBytes: maximumBytes)
     }
 
     /// The index of the column `named` (exactly as in the header), or without a name the one column
@@ -183,40 +169,15 @@ struct CSVQuery: Sendable {
     /// Bytes of fields gathered before they are answered, at least.
     static let blockBytes = 1 << 22
 
-    /// The output of some rows of a block, and each bad row's message with the output offset
-    /// where it was left out and its line.
-    struct Answers: Sendable {
-        var output: [UInt8] = []
-        var problems: [(outputEnd: Int, line: Int, message: String)] = []
-    }
+    /// The output of some rows of a block (``BlockOutput``); a problem's line is the physical line
+    /// where its record starts.
+    typealias Answers = BlockOutput
 
     /// Answers every record of `reader` after the header with `threads` threads; the exit code.
     func run(reader: CSVReader, threads: Int) -> Int32 {
-        let output = StandardOutput.shared
         var block = CSVReader.Block()
-        var rows = 0, badRows = 0
         var finished = false
-        struct InFlight {
-            let count: Int, parts: Int
-            let results: CSVAnswersBox
-            let group: DispatchGroup?
-        }
-        var inFlight: InFlight?
-        func write(_ flight: InFlight) {
-            flight.group?.wait()
-            for answers in flight.results.values {
-                var written = 0
-                for problem in answers.problems {
-                    badRows += 1
-                    output.write(bytes: answers.output, range: written..<problem.outputEnd)
-                    written = problem.outputEnd
-                    output.flush()
-                    StandardError.write("gmap: line \(problem.line): \(problem.message)\n")
-                }
-                output.write(bytes: answers.output, range: written..<answers.output.count)
-            }
-            rows += flight.count
-        }
+        var pipeline = BlockPipeline { _, _, line in line }
         while !finished {
             block.removeAll()
             while block.count < Self.blockRecords && block.bytes.count < Self.blockBytes {
@@ -227,29 +188,13 @@ struct CSVQuery: Sendable {
             }
             guard block.count > 0 else { break }
             let parts = threads > 1 && block.count >= 1024 ? threads : 1
-            if parts == 1 {
-                if let previous = inFlight { write(previous) }
-                inFlight = nil
-                write(InFlight(count: block.count, parts: 1, results: CSVAnswersBox(answer(block, records: 0..<block.count)), group: nil))
-            } else {
-                // Answered while the next block is read and the one before is written.
-                let group = DispatchGroup()
-                let flight = InFlight(count: block.count, parts: parts, results: CSVAnswersBox(count: parts), group: group)
-                let chunk = block, query = self, results = flight.results
-                DispatchQueue.global().async(group: group) {
-                    DispatchQueue.concurrentPerform(iterations: parts) { part in
-                        let lower = chunk.count * part / parts, upper = chunk.count * (part + 1) / parts
-                        results.store(query.answer(chunk, records: lower..<upper), at: part)
-                    }
-                }
-                if let previous = inFlight { write(previous) }
-                inFlight = flight
-            }
+            let chunk = block, query = self
+            pipeline.answer(count: block.count, parts: parts, now: { query.answer(chunk, records: $0) },
+                            parallel: { query.answer(chunk, records: $0) })
         }
-        if let previous = inFlight { write(previous) }
-        output.flush()
-        if badRows > 0 {
-            StandardError.write("gmap: \(badRows) of \(rows) rows could not be read\n")
+        pipeline.finish()
+        if pipeline.bad > 0 {
+            StandardError.write("gmap: \(pipeline.bad) of \(pipeline.written) rows could not be read\n")
             return ExitCode.usage
         }
         return ExitCode.success
@@ -361,25 +306,3 @@ struct CSVQuery: Sendable {
     }
 }
 
-/// The answers of a block's chunks, stored by several threads, one slot each.
-private final class CSVAnswersBox: @unchecked Sendable {
-    private var slots: [CSVQuery.Answers]
-    private let lock = NSLock()
-
-    init(count: Int) { slots = Array(repeating: CSVQuery.Answers(), count: count) }
-
-    /// One slot, already filled.
-    init(_ answers: CSVQuery.Answers) { slots = [answers] }
-
-    func store(_ answers: CSVQuery.Answers, at index: Int) {
-        lock.lock()
-        slots[index] = answers
-        lock.unlock()
-    }
-
-    var values: [CSVQuery.Answers] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots
-    }
-}

@@ -35,12 +35,7 @@ enum QueryCommand: Command {
         let location = try target.map.map(MapLocation.argument)
             ?? DefaultMap.location(command: name, also: ", or answer from every map with --all (gmap place gives the placemark)")
         var map = try location.open()
-        if let name = list.value("--layer") {
-            guard let layer = map.layer(named: name) else {
-                throw CommandFailure(message: "\(location.path) has no layer named '\(name)'; its layers are \(map.layerNames.joined(separator: ", "))")
-            }
-            map = layer
-        }
+        map = try QueryCommand.layer(list, of: map, at: location)
         // --layer NAME answers from that layer alone. The shipped map answers from its first layer, countries, exactly as when it had one
         // layer (scripts read "GI"); `gmap place` gives its whole placemark.
         let layered = map.layerNames.count > 1 && location.origin != .bundled && list.value("--layer") == nil
@@ -72,6 +67,16 @@ enum QueryCommand: Command {
         }
         StandardOutput.shared.write(text + "\n")
         return ExitCode.success
+    }
+
+    /// The layer `--layer NAME` names in `map` (the map itself without `--layer`); a failure that
+    /// lists the map's layers when it has none of that name.
+    static func layer(_ list: ArgumentList, of map: GMap, at location: MapLocation) throws -> GMap {
+        guard let name = list.value("--layer") else { return map }
+        guard let layer = map.layer(named: name) else {
+            throw CommandFailure(message: "\(location.path) has no layer named '\(name)'; its layers are \(map.layerNames.joined(separator: ", "))")
+        }
+        return layer
     }
 
     /// The maps of `--map` or a `$GMAP_MAP` list with `--all` (every layer of every map), or nil

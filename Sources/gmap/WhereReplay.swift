@@ -80,16 +80,7 @@ struct WhereReplay {
     /// A reader of the track's lines: standard input, or the file opened for reading.
     private func lineReader() throws -> LineReader {
         guard input != "-" else { return LineReader(maximumBytes: maximumLineBytes) }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw CommandFailure(message: "cannot read \(input): it is a directory")
-        }
-        let descriptor = open(input, O_RDONLY)
-        guard descriptor >= 0 else {
-            throw CommandFailure(message: "cannot open \(input): \(String(cString: strerror(errno)))")
-        }
-        // The descriptor stays open until the process exits: one per run.
-        return LineReader(descriptor: descriptor, maximumBytes: maximumLineBytes)
+        return LineReader(descriptor: try InputFile.descriptor(input), maximumBytes: maximumLineBytes)
     }
 }
 
