@@ -40,7 +40,7 @@ public struct MapLocationSource: LocationSource {
     ///   built by `gmap build --osm`), saying which layers it has.
     public init(map: GMap) throws(LocationMapError) {
         guard let roads = map.layer(named: LayerName.roads) else { throw .noRoadLayer(layers: map.layerNames) }
-        guard roads.layout.geometry == GeometryKind.lines.rawValue else { throw .roadLayerNotLines(kind: roads.geometryKind) }
+        guard roads.layout.kind == .lines else { throw .roadLayerNotLines(kind: roads.geometryKind) }
         roadLayer = roads
         areaLayer = map.layer(named: LayerName.areas)
         placeLayer = map.layer(named: LayerName.places)

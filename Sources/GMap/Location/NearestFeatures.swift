@@ -100,7 +100,7 @@ extension GMap {
     /// are left out. Empty for a layer of another kind, invalid coordinates or a radius that is
     /// negative or not finite.
     public func nearestLines(latitude: Double, longitude: Double, within radius: Double, limit: Int = Int.max) -> [LineMatch] {
-        guard layout.geometry == GeometryKind.lines.rawValue, Quantizer.isValid(latitude: latitude, longitude: longitude),
+        guard layout.kind == .lines, Quantizer.isValid(latitude: latitude, longitude: longitude),
               radius.isFinite, radius >= 0, limit > 0 else { return [] }
         let plane = LocalPlane(latitude: latitude, longitude: longitude)
         let q = quantizer, box = SearchBox(latitude: latitude, longitude: longitude, radius: radius, quantizer: q)
@@ -226,7 +226,7 @@ extension GMap {
     /// `limit`. Distances are geodesic (WGS 84). Empty for a layer of another kind, invalid
     /// coordinates or a radius that is negative or not finite.
     public func nearestPoints(latitude: Double, longitude: Double, within radius: Double, limit: Int = Int.max) -> [PointMatch] {
-        guard layout.geometry == GeometryKind.points.rawValue, Quantizer.isValid(latitude: latitude, longitude: longitude),
+        guard layout.kind == .points, Quantizer.isValid(latitude: latitude, longitude: longitude),
               radius.isFinite, radius >= 0, limit > 0 else { return [] }
         // Planar candidates, with room for the geodesic re-ranking near the limit-th.
         let wanted = limit < Int.max / 2 ? limit * 2 + 2 : Int.max
@@ -265,7 +265,7 @@ extension GMap {
     }
 
     /// What this layer's features are: polygons, lines or points (nil for a kind this reader does not know).
-    public var geometryKind: GeometryKind? { GeometryKind(rawValue: layout.geometry) }
+    public var geometryKind: GeometryKind? { layout.kind }
 }
 
 /// Where each feature met by a nearby search is in its list of candidates: a short list searched

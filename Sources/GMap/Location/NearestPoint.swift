@@ -8,7 +8,7 @@ extension GMap {
     /// (within the planar slack) nearer than the nearest accepted so far.
     public func nearestPoint(latitude: Double, longitude: Double, within radius: Double,
                              where accept: (Int) -> Bool = { _ in true }) -> PointMatch? {
-        guard layout.geometry == GeometryKind.points.rawValue, Quantizer.isValid(latitude: latitude, longitude: longitude),
+        guard layout.kind == .points, Quantizer.isValid(latitude: latitude, longitude: longitude),
               radius.isFinite, radius >= 0 else { return nil }
         let q = quantizer, plane = LocalPlane(latitude: latitude, longitude: longitude)
         let box = SearchBox(latitude: latitude, longitude: longitude, radius: radius, quantizer: q)

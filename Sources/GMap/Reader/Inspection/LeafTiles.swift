@@ -88,7 +88,7 @@ extension GMap {
     @discardableResult
     public func forEachEdge(in tile: LeafTile, _ body: (TileEdge) -> Void) -> Bool {
         guard tile.kind == .record else { return true }
-        guard layout.geometry == GeometryKind.polygons.rawValue else { return false }
+        guard layout.kind == .polygons else { return false }
         var reader = TileRecordReader(storage: storage, entry: tile.entry, bounds: tile.bounds)
         var slots: [RecordSlot] = []
         var parts: [Int] = []

@@ -81,7 +81,7 @@ public struct MapVerifier {
                 report("label points", layout.labels.offset, "\(layout.labels.count) label points for \(layout.features.count) features")
             }
             // A label point of lines or points is a vertex of the feature: nothing contains it.
-            let polygons = layout.geometry == GeometryKind.polygons.rawValue
+            let polygons = layout.kind == .polygons
             for index in 0..<min(layout.labels.count, layout.features.count) where polygons {
                 let record = layout.labels.offset + index * layout.labels.recordLength
                 let field = FormatLayout.LabelRecord.self
@@ -232,7 +232,7 @@ public struct MapVerifier {
 
     private mutating func checkGrid() {
         let grid = layout.grid
-        if layout.usesNodes, GeometryKind(rawValue: layout.geometry)?.isReadable != true {
+        if layout.usesNodes, layout.kind?.isReadable != true {
             return report("section GRID", layout.directoryOffset - FormatLayout.Grid.directory + FormatLayout.Grid.geometry,
                           "geometry kind \(layout.geometry) is not one this reader checks")
         }
@@ -246,7 +246,7 @@ public struct MapVerifier {
         for (tile, offset, reason) in directoryProblems { report(tile, offset, reason) }
         for problem in walker.topDirectoryProblems() { report(problem.tile, problem.offset, problem.reason) }
         // Polygons and lines: the records are compared with their neighbours' as they are read.
-        let comparable = layout.geometry == GeometryKind.polygons.rawValue || layout.geometry == GeometryKind.lines.rawValue
+        let comparable = layout.kind == .polygons || layout.kind == .lines
         var consistency = TileConsistencyCheck(map: map, limit: limit)
         compactHolders = layout.compactPoints == nil ? [] : [UInt8](repeating: 0, count: layout.features.count)
         for leaf in leaves {
@@ -255,7 +255,7 @@ public struct MapVerifier {
             switch TileEntry.kind(of: leaf.entry) {
             case TileEntry.emptyKind:
                 if payload != 0 { report("directory entry of \(tileName(leaf))", layout.directoryOffset, "an empty entry has the non-zero payload \(payload)") }
-            case TileEntry.coveredKind where layout.geometry != GeometryKind.polygons.rawValue:
+            case TileEntry.coveredKind where layout.kind != .polygons:
                 report("directory entry of \(tileName(leaf))", layout.directoryOffset, "a layer of \(map.geometryKind?.name ?? "lines or points") has no covered tiles")
             case TileEntry.coveredKind:
                 if Int(payload) >= layout.features.count {
@@ -332,7 +332,7 @@ public struct MapVerifier {
         var found: [RecordProblem] = []
         var record = DecodedRecord()
         let sound: Bool
-        switch GeometryKind(rawValue: layout.geometry) {
+        switch layout.kind {
         case .lines?:
             sound = reader.walkLines(slot: { record.addSlot(RecordSlot(featureIndex: $0, cornerInside: false)) },
                                      segment: { mask, ax, ay, bx, by in
@@ -376,7 +376,7 @@ public struct MapVerifier {
             if UInt64(first) + UInt64(count) > UInt64(layout.properties.count) {
                 report("feature \(index)", record + field.firstProperty, "properties \(first)…\(UInt64(first) + UInt64(count)) are past the \(layout.properties.count) in PROP")
             }
-            if layout.geometry != GeometryKind.polygons.rawValue {
+            if layout.kind != .polygons {
                 if area != 0 { report("feature \(index)", record + field.area, "area \(area) of a feature of \(map.geometryKind?.name ?? "lines or points") is not 0") }
             } else if !(area >= previousArea) {
                 report("feature \(index)", record + field.area, "area \(area) is not in ascending order")

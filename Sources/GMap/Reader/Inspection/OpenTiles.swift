@@ -37,7 +37,7 @@ extension GMap {
     @discardableResult
     public func forEachSegment(in tile: LeafTile, _ body: (TileSegment) -> Void) -> Bool {
         guard tile.kind == .record else { return true }
-        guard layout.geometry == GeometryKind.lines.rawValue else { return false }
+        guard layout.kind == .lines else { return false }
         var reader = TileRecordReader(storage: storage, entry: tile.entry, bounds: tile.bounds)
         var slots: [Int] = []
         var runMask: UInt64 = 0
@@ -73,7 +73,7 @@ extension GMap {
     @discardableResult
     public func forEachPoint(in tile: LeafTile, _ body: (TilePoint) -> Void) -> Bool {
         guard tile.kind == .record else { return true }
-        guard layout.geometry == GeometryKind.points.rawValue else { return false }
+        guard layout.kind == .points else { return false }
         var reader = TileRecordReader(storage: storage, entry: tile.entry, bounds: tile.bounds)
         var slots: [Int] = []
         var sound = true

@@ -53,7 +53,7 @@ struct TileConsistencyCheck {
     /// A check of `map`, a layer of polygons or lines, keeping at most `limit` problems.
     init(map: GMap, limit: Int) {
         self.map = map
-        self.polygons = map.layout.geometry == GeometryKind.polygons.rawValue
+        self.polygons = map.layout.kind == .polygons
         self.limit = limit
     }
 

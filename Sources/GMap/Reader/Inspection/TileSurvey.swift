@@ -42,7 +42,7 @@ public struct TileSurvey: Sendable {
         var recordBytes = RecordBits()
         let grid = map.grid
         geometry = map.geometryKind
-        let readsRecords = map.storage.layout.geometry == GeometryKind.polygons.rawValue
+        let readsRecords = map.storage.layout.kind == .polygons
         topLevelTiles = Int(grid.columns * grid.rows)
         let unreadableEntries = map.forEachLeafTile { tile in
             deepestLevel = max(deepestLevel, tile.depth)
@@ -99,9 +99,9 @@ public struct TileSurvey: Sendable {
         var reader = TileRecordReader(storage: map.storage, entry: tile.entry, bounds: tile.bounds)
         var features = 0, items = 0
         let sound: Bool
-        if map.storage.layout.geometry == GeometryKind.lines.rawValue {
+        if map.storage.layout.kind == .lines {
             sound = reader.walkLines(slot: { _ in features += 1 }, segment: { mask, _, _, _, _ in items += mask.nonzeroBitCount })
-        } else if map.storage.layout.geometry == GeometryKind.points.rawValue {
+        } else if map.storage.layout.kind == .points {
             sound = reader.walkPoints(slot: { _ in features += 1 }, point: { _, _, _ in items += 1 })
         } else {
             sound = false
@@ -112,7 +112,7 @@ public struct TileSurvey: Sendable {
     /// The distinct records among `entries` of a layer of lines or points, and their bytes (each
     /// read to its end; a damaged one counts up to the damage).
     private static func measureOpen(_ map: GMap, entries: [UInt32]) -> (count: Int, bytes: Int) {
-        let lines = map.storage.layout.geometry == GeometryKind.lines.rawValue
+        let lines = map.storage.layout.kind == .lines
         var count = 0, bytes = 0
         var previous: UInt32?
         for entry in entries.sorted() where entry != previous {

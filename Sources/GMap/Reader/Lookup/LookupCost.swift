@@ -23,7 +23,7 @@ extension GMap {
     ///
     /// For benchmarks and tuning; walks the point's tile record once without testing the point.
     public func lookupCost(latitude: Double, longitude: Double) -> LookupCost? {
-        guard storage.layout.geometry == GeometryKind.polygons.rawValue,
+        guard storage.layout.kind == .polygons,
               let point = storage.layout.quantizer.queryPoint(latitude: latitude, longitude: longitude),
               let tile = DirectoryWalker.locate(point, in: storage) else { return nil }
         switch TileEntry.kind(of: tile.entry) {

@@ -317,7 +317,7 @@ extension GMap {
     /// Runs a nearby search, or nil when the coordinates or the radius are not valid.
     func nearbySearch(latitude: Double, longitude: Double, radius: Double, collectsAll: Bool) -> NearbySearch? {
         // A layer of lines or points (format 3.1) has no polygon boundaries; this reader does not read it.
-        guard storage.layout.geometry == GeometryKind.polygons.rawValue,
+        guard storage.layout.kind == .polygons,
               Quantizer.isValid(latitude: latitude, longitude: longitude), radius >= 0 else { return nil }
         var search = NearbySearch(storage: storage, latitude: latitude, longitude: longitude,
                                   radius: min(radius, Self.maximumNearbyRadius), collectsAll: collectsAll)

@@ -139,7 +139,7 @@ public struct GMap: Sendable {
     /// `point` is already quantized and normalised (see ``Quantizer/queryPoint(latitude:longitude:)``).
     @inlinable public func visitFeatures(containing point: GridPoint, _ body: (Int) -> Bool) {
         // A layer of lines or points (format 3.1) contains no point; this reader does not read it.
-        guard storage.layout.geometry == GeometryKind.polygons.rawValue,
+        guard storage.layout.kind == .polygons,
               let tile = DirectoryWalker.locate(point, in: storage) else { return }
         evaluate(tile: tile, point: point, body)
     }

@@ -69,8 +69,11 @@ struct MapLayout: Sendable {
         let smallestNode = Int64(FormatLayout.DirectoryNode.kindBytes(factor: Int(grid.splitFactor)) + 1)
         return min(grid.subdirectoryCount, Int64(tilesEnd - tilesOffset) / smallestNode)
     }
-    /// The layer's geometry kind (`GRID` byte 26 in format 3; polygons before).
+    /// The layer's geometry kind (`GRID` byte 26 in format 3; polygons before), as stored.
     @usableFromInline var geometry: UInt8
+    /// The layer's kind, or nil for a kind this reader does not know: what code that differs by
+    /// kind compares, never the stored byte.
+    @inlinable var kind: GeometryKind? { GeometryKind(rawValue: geometry) }
     @usableFromInline var quantizer: Quantizer
     @usableFromInline var sections: [SectionInfo]
     @usableFromInline var grid: GridInfo
