@@ -250,12 +250,8 @@ extension GMap {
                     found = PropertyBytes(key: key, value: bytes, kind: PropertyKind(rawValue: kind) ?? .json)
                 }
             case .dictionary(let entry):
-                let index = columnInfo.dictionary.lowerBound + entry
-                guard entry < columnInfo.dictionary.count else { return false }
-                let at = table.dictionaryOffset + index * FormatLayout.CompactPoints.dictionaryEntryLength
-                if let offset = file.getUInt32(at: at), let length = file.getUInt32(at: at + 4), let kind = file.getUInt8(at: at + 8),
-                   let bytes = stringBytes(offset: offset, length: length) {
-                    found = PropertyBytes(key: key, value: bytes, kind: PropertyKind(rawValue: kind) ?? .json)
+                if let value = compactDictionaryEntry(entry, of: columnInfo.dictionary, in: table) {
+                    found = PropertyBytes(key: key, value: value.bytes, kind: value.kind)
                 }
             case .absent:
                 break
@@ -263,6 +259,17 @@ extension GMap {
             return false
         }
         return found
+    }
+
+    /// Entry `entry` of a column's dictionary (`dictionary`, its range of the table's entries): its
+    /// text in place and its kind; nil when past the column's entries or unreadable.
+    func compactDictionaryEntry(_ entry: Int, of dictionary: Range<Int>, in table: CompactPointTable)
+        -> (bytes: UnsafeRawBufferPointer, kind: PropertyKind)? {
+        guard entry >= 0, entry < dictionary.count else { return nil }
+        let at = table.dictionaryOffset + (dictionary.lowerBound + entry) * FormatLayout.CompactPoints.dictionaryEntryLength
+        guard let offset = span.getUInt32(at: at), let length = span.getUInt32(at: at + 4), let kind = span.getUInt8(at: at + 8),
+              let bytes = stringBytes(offset: offset, length: length) else { return nil }
+        return (bytes, PropertyKind(rawValue: kind) ?? .json)
     }
 
     /// The number of values a compact record has (its columns that are not absent).
@@ -341,10 +348,8 @@ extension GMap {
                 cursor.position = offset + length
                 if current == column { return span.getBytes(at: offset, length: length) }
             } else if case .dictionary(let entry) = value, current == column {
-                guard let info = table.column(column, in: span), entry < info.dictionary.count else { return nil }
-                let at = table.dictionaryOffset + (info.dictionary.lowerBound + entry) * FormatLayout.CompactPoints.dictionaryEntryLength
-                guard let offset = span.getUInt32(at: at), let length = span.getUInt32(at: at + 4) else { return nil }
-                return stringBytes(offset: offset, length: length)
+                guard let info = table.column(column, in: span) else { return nil }
+                return compactDictionaryEntry(entry, of: info.dictionary, in: table)?.bytes
             }
         }
         return nil
