@@ -7,11 +7,24 @@ import GMap
 /// Every other line goes through ``CoordinateParser/line(_:)``, so output and messages are those
 /// of reading line by line.
 struct BatchQuery: Sendable {
-    /// The map answered from; nil when ``run(reader:threads:text:)`` is given the text of a point.
+    /// The map answered from; nil when ``run(reader:threads:write:)`` is given the writer of a point's answer.
     let map: GMap?
     let style: OutputStyle
     let layered: Bool
     let maximumBytes: Int
+    /// For a layered answer: the map as a stack of one, whose layers' roles are found once.
+    let stack: MapStack?
+
+    /// Writes a point's answer (without the newline) to the end of `output`.
+    typealias Writer = @Sendable (CoordinateParser.Coordinate, inout [UInt8]) -> Void
+
+    init(map: GMap?, style: OutputStyle, layered: Bool, maximumBytes: Int) {
+        self.map = map
+        self.style = style
+        self.layered = layered
+        self.maximumBytes = maximumBytes
+        stack = layered ? map.map { MapStack([$0]) } : nil
+    }
 
     /// Lines gathered before they are answered, at most.
     static let blockLines = 1 << 16
@@ -38,9 +51,9 @@ struct BatchQuery: Sendable {
     /// part's first line (0).
     typealias Answers = BlockOutput
 
-    /// Answers every line of `reader` with `threads` threads; returns the exit code. With `text`,
-    /// a point's answer is `text` of it (on this thread alone), read and parsed as for a map.
-    func run(reader: LineReader, threads: Int, text: ((CoordinateParser.Coordinate) -> String)? = nil) -> Int32 {
+    /// Answers every line of `reader` with `threads` threads; returns the exit code. With `write`,
+    /// a point's answer is what `write` writes for it, the lines read and parsed as for a map.
+    func run(reader: LineReader, threads: Int, write: Writer? = nil) -> Int32 {
         var reader = reader
         var block = Block()
         var finished = false
@@ -63,10 +76,10 @@ struct BatchQuery: Sendable {
                 }
             }
             guard block.count > 0 else { break }
-            let parts = threads > 1 && block.count >= 1024 && text == nil ? threads : 1
+            let parts = threads > 1 && block.count >= 1024 ? threads : 1
             let chunk = block, query = self
-            pipeline.answer(count: block.count, parts: parts, now: { query.answer(chunk, lines: $0, text: text) },
-                            parallel: { query.answer(chunk, lines: $0) })
+            pipeline.answer(count: block.count, parts: parts, now: { query.answer(chunk, lines: $0, write: write) },
+                            parallel: { query.answer(chunk, lines: $0, write: write) })
         }
         pipeline.finish()
         if pipeline.bad > 0 {
@@ -77,8 +90,8 @@ struct BatchQuery: Sendable {
     }
 
     /// The answers to `lines` of `block`, problems numbered from the range's first line (0); with
-    /// `custom`, each point's answer is its text.
-    func answer(_ block: Block, lines: Range<Int>, text custom: ((CoordinateParser.Coordinate) -> String)? = nil) -> Answers {
+    /// `custom`, each point's answer is what it writes.
+    func answer(_ block: Block, lines: Range<Int>, write custom: Writer? = nil) -> Answers {
         var answers = Answers()
         answers.output.reserveCapacity(lines.count * (style.json || layered ? 64 : 4))
         let plain = !style.json && !style.all && style.nearest == nil && !layered
@@ -123,7 +136,7 @@ struct BatchQuery: Sendable {
                 switch parsed {
                 case .success(let coordinate):
                     if let custom {
-                        answers.output.append(contentsOf: custom(coordinate).utf8)
+                        custom(coordinate, &answers.output)
                     } else if let map {
                         let text = QueryAnswer(map: map, style: style)
                         if plain {
@@ -153,8 +166,8 @@ struct BatchQuery: Sendable {
                             } else {
                                 answers.output.append(contentsOf: text.noAnswer.utf8)
                             }
-                        } else if layered {
-                            let placemark = map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
+                        } else if layered, let stack {
+                            let placemark = stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
                             answers.output.append(contentsOf: LayeredQuery.render(placemark, style: style, featureJSON: json).utf8)
                         } else {
                             answers.output.append(contentsOf: (text.text(latitude: coordinate.latitude, longitude: coordinate.longitude) ?? text.noAnswer).utf8)

@@ -51,12 +51,43 @@ enum LayeredQuery {
             case .strings(let texts): return texts.joined(separator: "; ")
             }
         }
+
+        /// Appends ``text``'s UTF-8 bytes to `output` without making the string.
+        func append(to output: inout [UInt8]) {
+            switch self {
+            case .string(let text):
+                output.append(contentsOf: text.utf8)
+            case .metres(let metres):
+                let whole = Int(metres.rounded())
+                if whole < 0 { output.append(0x2D) }
+                let start = output.count
+                var rest = whole.magnitude
+                repeat {
+                    output.append(0x30 + UInt8(rest % 10))
+                    rest /= 10
+                } while rest > 0
+                output[start...].reverse()
+                output.append(contentsOf: " m".utf8)
+            case .strings(let texts):
+                for (position, text) in texts.enumerated() {
+                    if position > 0 { output.append(contentsOf: "; ".utf8) }
+                    output.append(contentsOf: text.utf8)
+                }
+            }
+        }
     }
 
     /// The placemark's known fields, with CLPlacemark's names, in the order JSON prints them.
     static func fields(_ placemark: Placemark) -> [(String, FieldValue)] {
         var fields: [(String, FieldValue)] = []
-        func add(_ name: String, _ value: String?) { if let value { fields.append((name, .string(value))) } }
+        forEachField(of: placemark) { fields.append(($0, $1)) }
+        return fields
+    }
+
+    /// Calls `body` with each of the placemark's known fields, as ``fields(_:)`` lists them,
+    /// without making the list (the batch path writes them as they come).
+    static func forEachField(of placemark: Placemark, _ body: (String, FieldValue) -> Void) {
+        func add(_ name: String, _ value: String?) { if let value { body(name, .string(value)) } }
         add("isoCountryCode", placemark.isoCountryCode)
         add("country", placemark.country)
         add("administrativeArea", placemark.administrativeArea)
@@ -67,12 +98,11 @@ enum LayeredQuery {
         add("postalCode", placemark.postalCode)
         add("name", placemark.name)
         add("locality", placemark.locality)
-        if let distance = placemark.localityDistance { fields.append(("localityDistance", .metres(distance))) }
+        if let distance = placemark.localityDistance { body("localityDistance", .metres(distance)) }
         add("subLocality", placemark.subLocality)
         add("inlandWater", placemark.inlandWater)
         add("ocean", placemark.ocean)
-        if !placemark.areasOfInterest.isEmpty { fields.append(("areasOfInterest", .strings(placemark.areasOfInterest))) }
-        return fields
+        if !placemark.areasOfInterest.isEmpty { body("areasOfInterest", .strings(placemark.areasOfInterest)) }
     }
 
     /// The keys of `"layers"`, one per answer: the layer's name, and for a layer whose name an

@@ -8,7 +8,7 @@ import GMap
 enum PlaceCommand: Command {
     static let name = "place"
     static let summary = "the whole placemark: country, sea, time zone, nearest town, …"
-    static let options: Set<String> = [StackedMaps.option, "--max-line"]
+    static let options: Set<String> = [StackedMaps.option, "--max-line", "--threads"]
     static let flags: Set<String> = ["--json", StackedMaps.noWorld]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
@@ -16,6 +16,7 @@ enum PlaceCommand: Command {
         let target = try QueryCommand.target(of: list.positional, arguments: list.arguments, command: "place")
         if case .batch(let mapPath) = target { return try batch(list, mapPath: mapPath) }
         if list.value("--max-line") != nil { throw CommandFailure(message: "--max-line only applies with - (lines read from standard input)") }
+        if list.value("--threads") != nil { throw CommandFailure(message: "--threads only applies with - (lines read from standard input)") }
         guard case .point(let mapPath, let latitude, let longitude) = target else {
             throw CommandFailure(message: "usage: gmap place [MAP | --map FILE ...] LATITUDE LONGITUDE [--json] (see 'gmap help place')")
         }
@@ -45,19 +46,29 @@ enum PlaceCommand: Command {
     /// empty line where no layer answers.
     static func batch(_ list: ArgumentList, mapPath: String?) throws -> Int32 {
         let reader = LineReader(maximumBytes: try SizeOption.bytes(list, "--max-line", default: LineReader.defaultMaximumBytes))
-        let placemark: (CoordinateParser.Coordinate) -> Placemark
+        let threads = try QueryCommand.threads(list)
+        let stack: MapStack
         if let locations = try StackedMaps.locations(list, mapArgument: mapPath, command: name) {
-            let stack = try StackedMaps.open(locations)
-            placemark = { stack.placemark(latitude: $0.latitude, longitude: $0.longitude) }
+            stack = try StackedMaps.open(locations)
         } else {
-            let map = try (mapPath.map(MapLocation.argument) ?? DefaultMap.location()).open()
-            placemark = { map.placemark(latitude: $0.latitude, longitude: $0.longitude) }
+            // A stack of one map: its layers' roles are found once, not for every line.
+            stack = MapStack([try (mapPath.map(MapLocation.argument) ?? DefaultMap.location()).open()])
         }
         let json = list.has("--json")
-        return try QueryCommand.batch(style: OutputStyle(all: true, json: json), reader: reader) { coordinate in
-            let found = placemark(coordinate)
-            if json { return found.isEmpty ? "null" : LayeredQuery.json(found) }
-            return LayeredQuery.fields(found).map { name, value in name + "=" + value.text }.joined(separator: "\t")
+        return try QueryCommand.batch(style: OutputStyle(all: true, json: json), reader: reader, threads: threads) { coordinate, output in
+            let found = stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
+            if json {
+                output.append(contentsOf: (found.isEmpty ? "null" : LayeredQuery.json(found)).utf8)
+                return
+            }
+            var first = true
+            LayeredQuery.forEachField(of: found) { name, value in
+                if !first { output.append(0x09) }
+                first = false
+                output.append(contentsOf: name.utf8)
+                output.append(0x3D)
+                value.append(to: &output)
+            }
         }
     }
 
@@ -74,7 +85,7 @@ extension PlaceCommand {
     static let help = """
     gmap place [MAP] LATITUDE LONGITUDE [--json]
     gmap place --map FILE [--map FILE ...] [--no-world] LATITUDE LONGITUDE [--json]
-    gmap place [MAP | --map FILE ...] - [--json] [--max-line SIZE]
+    gmap place [MAP | --map FILE ...] - [--json] [--max-line SIZE] [--threads N]
 
     Prints the whole placemark of the point: every field that the map's layers fill, one
     "field  value" line each, with CLPlacemark's field names; fields the map cannot fill are left
@@ -146,6 +157,8 @@ extension PlaceCommand {
     --json its JSON object (null where no layer answers; an empty line without --json). A bad
     line is named on stderr (gmap: line N: ...) and gives an empty line (null with --json); the
     exit status is then 2 at the end. --max-line SIZE (default 1M) is the longest line read.
+    --threads N answers with N threads (default: the number of cores); the output is in input
+    order and the same with any N.
 
     EXAMPLES
       gmap place 36.14 -5.35                      Gibraltar, Europe/Gibraltar, locality Gibraltar

@@ -102,7 +102,9 @@ enum QueryCommand: Command {
         let placemark = { (coordinate: CoordinateParser.Coordinate) in stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude) }
         guard let (coordinate, typed) = point else {
             let reader = LineReader(maximumBytes: try SizeOption.bytes(list, "--max-line", default: LineReader.defaultMaximumBytes))
-            return try batch(style: style, reader: reader) { LayeredQuery.render(placemark($0), style: style) }
+            return try batch(style: style, reader: reader, threads: try threads(list)) { coordinate, output in
+                output.append(contentsOf: LayeredQuery.render(stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude), style: style).utf8)
+            }
         }
         if list.value("--max-line") != nil { throw CommandFailure(message: "--max-line only applies with - (lines read from standard input)") }
         let hint = swapHint(coordinate, typed: typed) { !placemark($0).isEmpty }
@@ -193,16 +195,16 @@ enum QueryCommand: Command {
         return BatchQuery(map: map, style: style, layered: layered, maximumBytes: reader.maximumBytes).run(reader: reader, threads: threads)
     }
 
-    /// Answers every line of standard input with `text` of its point, on one thread, the lines read
-    /// and parsed as ``batch(map:style:layered:reader:threads:)`` reads them.
-    static func batch(style: OutputStyle, reader: LineReader, text: @escaping (CoordinateParser.Coordinate) -> String) throws -> Int32 {
+    /// Answers every line of standard input with what `write` writes for its point, with `threads`
+    /// threads, the lines read and parsed as ``batch(map:style:layered:reader:threads:)`` reads them.
+    static func batch(style: OutputStyle, reader: LineReader, threads: Int, write: @escaping BatchQuery.Writer) throws -> Int32 {
         var reader = reader
         if let wide = reader.wideEncoding() { throw CommandFailure(message: wide.message(subject: "standard input")) }
-        return BatchQuery(map: nil, style: style, layered: false, maximumBytes: reader.maximumBytes).run(reader: reader, threads: 1, text: text)
+        return BatchQuery(map: nil, style: style, layered: false, maximumBytes: reader.maximumBytes).run(reader: reader, threads: threads, write: write)
     }
 
     /// `--threads N` (a whole number from 1 to 256), by default the number of cores.
-    private static func threads(_ list: ArgumentList) throws -> Int {
+    static func threads(_ list: ArgumentList) throws -> Int {
         guard let text = list.value("--threads") else { return BatchQuery.defaultThreads }
         guard let count = Int(text), count >= 1, count <= 256 else {
             throw CommandFailure(message: "--threads takes a whole number from 1 to 256, got \(CoordinateParser.quoted(Substring(text)))")

@@ -105,4 +105,29 @@ final class PlaceCommandLineTests: CommandLineTestCase {
         XCTAssertEqual(try run(["place", "-", "--json"], input: "x\n").stdout, "null\n")
         try assertFails(["place", "1", "2", "--max-line", "5"], stderr: "gmap: --max-line only applies with - (lines read from standard input)\n")
     }
+
+    /// `place -` answers blocks of 1,024 lines and more on several threads: the output, the
+    /// messages and the exit status are those of one thread, with and without --json.
+    func testManyPointsOnSeveralThreads() throws {
+        var random = SplitMix64(seed: 2_026)
+        var lines: [String] = []
+        for index in 0..<3_000 {
+            lines.append(index == 1_500 ? "not a point" : "\((random.unit() * 2 - 1) * 80) \((random.unit() * 2 - 1) * 180)")
+        }
+        let input = lines.joined(separator: "\n") + "\n"
+        for json in [[], ["--json"]] {
+            let one = try run(["place", "-", "--threads", "1"] + json, input: input)
+            XCTAssertEqual(one.status, 2)
+            XCTAssertTrue(one.stderr.hasPrefix("gmap: line 1501: "), one.stderr)
+            XCTAssertEqual(one.stdout.split(separator: "\n", omittingEmptySubsequences: false).count, 3_001)
+            for threads in [nil, "2", "3"] {
+                let other = try run(["place", "-"] + (threads.map { ["--threads", $0] } ?? []) + json, input: input)
+                XCTAssertEqual(other.status, one.status, "--threads \(threads ?? "default")")
+                XCTAssertEqual(other.stderr, one.stderr, "--threads \(threads ?? "default")")
+                XCTAssertTrue(other.stdout == one.stdout, "--threads \(threads ?? "default") \(json) differs from --threads 1")
+            }
+        }
+        try assertFails(["place", "1", "2", "--threads", "2"], stderr: "gmap: --threads only applies with - (lines read from standard input)\n")
+        try assertFails(["place", "-", "--threads", "0"], stderr: "gmap: --threads takes a whole number from 1 to 256, got '0'\n")
+    }
 }

@@ -111,7 +111,7 @@ extension GMap {
         let count = featureCount
         var slots: [Int] = []
         let unitsPerDegree = Double(q.unitsPerDegree)
-        DirectoryWalker(storage: storage).walk(south: box.south, north: box.north, meeting: box.meets) { tile in
+        DirectoryWalker(storage: storage).walk(within: box) { tile in
             guard TileEntry.kind(of: tile.entry) == TileEntry.recordKind else { return }
             var reader = TileRecordReader(storage: storage, entry: tile.entry, bounds: tile.bounds)
             slots.removeAll(keepingCapacity: true)
@@ -172,7 +172,7 @@ extension GMap {
         // The record leaves meeting the box, nearest first (planar distance from the point to the leaf).
         var leaves: [(distance: Double, tile: LocatedTile)] = []
         let x = q.units(plane.longitude), y = q.units(plane.latitude)
-        DirectoryWalker(storage: storage).walk(south: box.south, north: box.north, meeting: box.meets) { tile in
+        DirectoryWalker(storage: storage).walk(within: box) { tile in
             guard TileEntry.kind(of: tile.entry) == TileEntry.recordKind else { return }
             let nearestX = min(max(x, tile.bounds.west), tile.bounds.east), nearestY = min(max(y, tile.bounds.south), tile.bounds.north)
             let p = plane.project(latitude: Double(nearestY) / unitsPerDegree, longitude: Double(nearestX) / unitsPerDegree)

@@ -15,7 +15,7 @@ extension GMap {
         let unitsPerDegree = Double(q.unitsPerDegree), slack = Self.planarSlack
         let x = q.units(longitude), y = q.units(latitude)
         var leaves: [(distance: Double, tile: LocatedTile)] = []
-        DirectoryWalker(storage: storage).walk(south: box.south, north: box.north, meeting: box.meets) { tile in
+        DirectoryWalker(storage: storage).walk(within: box) { tile in
             guard TileEntry.kind(of: tile.entry) == TileEntry.recordKind else { return }
             let nearestX = min(max(x, tile.bounds.west), tile.bounds.east), nearestY = min(max(y, tile.bounds.south), tile.bounds.north)
             let p = plane.project(latitude: Double(nearestY) / unitsPerDegree, longitude: Double(nearestX) / unitsPerDegree)

@@ -177,7 +177,7 @@ extension GMap {
         let reach = radius * Self.planarSlack + 1, reach2 = reach * reach
         let unitsPerDegree = Double(q.unitsPerDegree)
         var leaves: [LocatedTile] = []
-        DirectoryWalker(storage: storage).walk(south: box.south, north: box.north, meeting: box.meets) { tile in
+        DirectoryWalker(storage: storage).walk(within: box) { tile in
             if TileEntry.kind(of: tile.entry) == TileEntry.recordKind { leaves.append(tile) }
         }
         var points: [(feature: Int, squared: Double, x: Int64, y: Int64, east: Double, north: Double)] = []

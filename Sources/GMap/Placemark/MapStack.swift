@@ -51,6 +51,8 @@ public struct MapStack: Sendable {
     /// fills it (see the type's description). Every layer's features are empty when the
     /// coordinates are not valid.
     public func placemark(latitude: Double, longitude: Double) -> Placemark {
+        // One map: its placemark as is (merging it into an empty one gives the same).
+        if roles.count == 1, let map = roles.first { return map.placemark(latitude: latitude, longitude: longitude, needsLocality: true) }
         var result = Placemark(latitude: latitude, longitude: longitude)
         for (position, map) in roles.enumerated() {
             var one = map.placemark(latitude: latitude, longitude: longitude, needsLocality: result.locality == nil)

@@ -10,7 +10,7 @@
 /// | ``administrativeAreaCode`` | the *state layer*'s first answer's id; without a state layer, the first answer of the country layer whose id looks like ISO 3166-2 (`US-TX`) |
 /// | ``administrativeArea`` | that same answer's name property (as for ``country``), or its id |
 /// | ``timeZone`` | the *time-zone layer*'s first answer: property `tzid`, or its id |
-/// | ``ocean`` | at sea (no feature of the country layer contains the point): the *marine layer*'s first answer whose property `water` is not `inland`: property `name`, or its id |
+/// | ``ocean`` | at sea (no feature of the country layer contains the point, and no state's code gives ``isoCountryCode``): the *marine layer*'s first answer whose property `water` is not `inland`: property `name`, or its id |
 /// | ``inlandWater`` | a location map: the smallest area of the `areas` layer containing the point whose property `water` is `inland` (OSM's `natural=water`, `waterway=riverbank`, `landuse=reservoir`); else the *marine layer*'s first answer whose property `water` is `inland` (a lake, lagoon or river): its `name`, or its id |
 /// | ``locality``, ``localityDistance`` | a location map: the smallest area of the `areas` layer containing the point whose property `place` is `city`, `town` or `village` (distance 0), else the nearest point of the `settlements` layer of those kinds within its kind's radius (``settlementRadii``: 10, 5 and 2 km) and its distance. Else a point of the *town layer*: the nearest within ``localityRadius`` (50 km), unless a more populous town is nearly as near (``localityPreference``) or its own reach holds the point (``townReach(population:)``), then the most populous of those: its id (property `name` if it has one) and geodesic distance; when the point has an ``isoCountryCode``, only towns whose `country_code` (or `iso_a2`) is that code count, so a town across a border is never given |
 /// | ``subLocality`` | a location map: the smallest area containing the point whose `place` is `suburb`, `quarter` or `neighbourhood`, else the nearest settlement of those kinds within its kind's radius (2 km, 1 km, 500 m) |
@@ -124,10 +124,16 @@ public struct Placemark: Sendable {
     /// `population`, a whole number; a town without one counts as 0) is the locality, then the
     /// nearer, then the lower feature index. The town becomes the town layer's answer.
     mutating func fillLocality(from roles: PlacemarkLayers) {
-        guard let index = roles.town else { return }
+        guard let index = roles.town, let values = roles.townValues else { return }
         let towns = roles.layers[index]
-        let values = TownValues(towns)
         let code = isoCountryCode
+        if towns.storage.layout.compactPoints != nil {
+            guard let (feature, distance) = Self.compactLocality(towns, values, code: code, latitude: latitude, longitude: longitude) else { return }
+            locality = feature.property("name") ?? feature.id
+            localityDistance = distance
+            answers[index].features = [feature]
+            return
+        }
         func inCountry(_ town: Int) -> Bool {
             guard let code else { return true }
             return values.isInCountry(town, code: code)
@@ -135,22 +141,7 @@ public struct Placemark: Sendable {
         // One search usually: the towns within the largest reach, nearest first; the nearest town
         // of the country is the first of them, or, when none is that near, found on its own.
         let reach = Self.townReach(population: .max)
-        var candidates: [PointMatch] = []
-        if towns.storage.layout.compactPoints != nil {
-            switch Self.compactLocality(towns, values, code: code, latitude: latitude, longitude: longitude) {
-            case .found(let feature, let distance):
-                locality = feature.property("name") ?? feature.id
-                localityDistance = distance
-                answers[index].features = [feature]
-                return
-            case .noTownWithinReach:
-                break
-            case .farther:
-                candidates = towns.nearestPoints(latitude: latitude, longitude: longitude, within: reach)
-            }
-        } else {
-            candidates = towns.nearestPoints(latitude: latitude, longitude: longitude, within: reach)
-        }
+        var candidates = towns.nearestPoints(latitude: latitude, longitude: longitude, within: reach)
         guard let nearest = candidates.first(where: { inCountry($0.feature.index) })
                 ?? towns.nearestPoint(latitude: latitude, longitude: longitude, within: Self.localityRadius, where: inCountry) else { return }
         var chosen = nearest, chosenPopulation = values.population(nearest.feature.index)
@@ -170,57 +161,68 @@ public struct Placemark: Sendable {
         answers[index].features = [chosen.feature]
     }
 
-    /// The locality rule on a town layer of compact points in one pass over the towns within the
-    /// largest reach, each read once in place; geodesic distances only for the few that can be the
-    /// nearest or be chosen. When no town of the country is that near, or the nearly-as-near range
-    /// passes it, the general search answers (the same rule, the same answer).
-    enum CompactLocality {
-        /// The locality and its distance.
-        case found(Feature, Double)
-        /// No town of the country within the largest reach: the nearest is farther, or none.
-        case noTownWithinReach
-        /// The nearest is so far that the nearly-as-near range passes the largest reach.
-        case farther
+    /// A town read in place from a layer of compact points by ``compactLocality(_:_:code:latitude:longitude:)``.
+    struct CompactTown {
+        var feature: Int
+        var planar: Double
+        var x: Int64, y: Int64
+        var population: Int
+        var record: CompactPointRecord
     }
 
-    static func compactLocality(_ towns: GMap, _ values: TownValues, code: String?, latitude: Double, longitude: Double) -> CompactLocality {
+    /// The locality rule on a town layer of compact points: the towns within the largest reach
+    /// are read once, in place, and geodesic distances are measured only for the few that can be
+    /// the nearest or be chosen. When no town of the country is that near, the nearest within
+    /// ``localityRadius`` is found by ``GMap/nearestPoint(latitude:longitude:within:where:)``; when
+    /// the nearest is so far that the nearly-as-near range passes the largest reach, the towns are
+    /// read again within that range. The same rule and the same answers as the general search.
+    static func compactLocality(_ towns: GMap, _ values: TownValues, code: String?, latitude: Double, longitude: Double) -> (Feature, Double)? {
         let reach = townReach(population: .max), slack = GMap.planarSlack
-        var candidates: [(feature: Int, planar: Double, x: Int64, y: Int64, population: Int, record: CompactPointRecord)] = []
-        towns.forEachCompactPoint(around: LocalPlane(latitude: latitude, longitude: longitude), within: reach) { feature, planar, x, y, record in
-            candidates.append((feature, planar, x, y, values.population(of: record), record))
+        let plane = LocalPlane(latitude: latitude, longitude: longitude)
+        var candidates: [CompactTown] = []
+        func collect(within radius: Double) {
+            candidates.removeAll(keepingCapacity: true)
+            towns.forEachCompactPoint(around: plane, within: radius) { feature, planar, x, y, record in
+                candidates.append(CompactTown(feature: feature, planar: planar, x: x, y: y, population: values.population(of: record), record: record))
+            }
         }
         let unitsPerDegree = Double(towns.quantizer.unitsPerDegree)
-        func distance(_ position: Int) -> Double {
+        func distance(_ town: CompactTown) -> Double {
             Geodesic.distance(latitude: latitude, longitude: longitude,
-                              toLatitude: Double(candidates[position].y) / unitsPerDegree, longitude: Double(candidates[position].x) / unitsPerDegree)
+                              toLatitude: Double(town.y) / unitsPerDegree, longitude: Double(town.x) / unitsPerDegree)
         }
-        func inCountry(_ position: Int) -> Bool { code.map { values.isInCountry(candidates[position].record, code: $0) } ?? true }
+        func inCountry(_ town: CompactTown) -> Bool { code.map { values.isInCountry(town.record, code: $0) } ?? true }
+        collect(within: reach)
         // The nearest of the country: the smallest planar distance, then geodesic distances for
         // those within the planar slack of it.
         var nearestPlanar = Double.infinity
-        for position in candidates.indices where candidates[position].planar < nearestPlanar && inCountry(position) {
-            nearestPlanar = candidates[position].planar
-        }
-        var nearest: (position: Int, distance: Double)?
-        for position in candidates.indices where candidates[position].planar <= nearestPlanar * slack + 0.05 && inCountry(position) {
-            let d = distance(position)
+        for town in candidates where town.planar < nearestPlanar && inCountry(town) { nearestPlanar = town.planar }
+        var nearest: (feature: Int, distance: Double)?
+        for town in candidates where town.planar <= nearestPlanar * slack + 0.05 && inCountry(town) {
+            let d = distance(town)
             guard d <= reach else { continue }
-            if nearest.map({ (d, candidates[position].feature) < ($0.distance, candidates[$0.position].feature) }) ?? true { nearest = (position, d) }
+            if nearest.map({ (d, town.feature) < ($0.distance, $0.feature) }) ?? true { nearest = (town.feature, d) }
         }
-        guard let nearest else { return .noTownWithinReach }
+        if nearest == nil {
+            // None of the country within the largest reach: the nearest within the locality radius.
+            guard let match = towns.nearestPoint(latitude: latitude, longitude: longitude, within: localityRadius,
+                                                 where: { town in code.map { values.isInCountry(town, code: $0) } ?? true }) else { return nil }
+            nearest = (match.feature.index, match.distance)
+        }
+        guard let nearest else { return nil }
         let preferred = nearest.distance * localityPreference
-        guard preferred <= reach else { return .farther }
-        var chosen = (position: nearest.position, distance: nearest.distance, population: candidates[nearest.position].population)
-        for position in candidates.indices where position != nearest.position {
-            let candidate = candidates[position], ownReach = townReach(population: candidate.population)
-            guard candidate.population >= chosen.population, candidate.planar <= max(preferred, ownReach) * slack + 1 else { continue }
-            let d = distance(position)
+        if preferred > reach { collect(within: preferred) }
+        var chosen = (feature: nearest.feature, distance: nearest.distance, population: values.population(nearest.feature))
+        for town in candidates where town.feature != nearest.feature {
+            let ownReach = townReach(population: town.population)
+            guard town.population >= chosen.population, town.planar <= max(preferred, ownReach) * slack + 1 else { continue }
+            let d = distance(town)
             guard d <= preferred || d <= ownReach,
-                  candidate.population > chosen.population || (d, candidate.feature) < (chosen.distance, candidates[chosen.position].feature),
-                  inCountry(position) else { continue }
-            chosen = (position, d, candidate.population)
+                  town.population > chosen.population || (d, town.feature) < (chosen.distance, chosen.feature),
+                  inCountry(town) else { continue }
+            chosen = (town.feature, d, town.population)
         }
-        return .found(Feature(map: towns, index: candidates[chosen.position].feature), chosen.distance)
+        return (Feature(map: towns, index: chosen.feature), chosen.distance)
     }
 
     /// A town's `population` property as a whole number (0 when it has none, or it is not one).
@@ -230,7 +232,7 @@ public struct Placemark: Sendable {
 
     /// The two values of a town the locality rule reads, its population and its country code,
     /// read in place without making strings in a layer of compact points.
-    struct TownValues {
+    struct TownValues: Sendable {
         let towns: GMap
         let populationColumn: Int?, countryColumn: Int?, isoColumn: Int?
 
@@ -249,10 +251,8 @@ public struct Placemark: Sendable {
 
         /// Whether a compact record's `country_code` (or, without one, `iso_a2`) is `code`.
         func isInCountry(_ record: CompactPointRecord, code: String) -> Bool {
-            for column in [countryColumn, isoColumn] {
-                guard let column, let bytes = towns.compactValueBytes(of: record, column: column) else { continue }
-                return bytes.elementsEqual(code.utf8)
-            }
+            if let column = countryColumn, let bytes = towns.compactValueBytes(of: record, column: column) { return bytes.elementsEqual(code.utf8) }
+            if let column = isoColumn, let bytes = towns.compactValueBytes(of: record, column: column) { return bytes.elementsEqual(code.utf8) }
             return false
         }
 
@@ -280,10 +280,8 @@ public struct Placemark: Sendable {
                 let feature = Feature(map: towns, index: town)
                 return (feature.property("country_code") ?? feature.property("iso_a2")) == code
             }
-            for column in [countryColumn, isoColumn] {
-                guard let column, let bytes = towns.compactValueBytes(feature: town, column: column) else { continue }
-                return bytes.elementsEqual(code.utf8)
-            }
+            if let column = countryColumn, let bytes = towns.compactValueBytes(feature: town, column: column) { return bytes.elementsEqual(code.utf8) }
+            if let column = isoColumn, let bytes = towns.compactValueBytes(feature: town, column: column) { return bytes.elementsEqual(code.utf8) }
             return false
         }
     }
@@ -525,7 +523,8 @@ public struct Placemark: Sendable {
         if let inland = water.first(where: { $0.property("water") == "inland" }) {
             inlandWater = Self.name(of: inland) ?? inland.id
         }
-        if countryLayer?.features.isEmpty ?? true, let sea = water.first(where: { $0.property("water") != "inland" }) {
+        // At sea: no country answers, and no state's code names one (as a ``MapStack`` has it).
+        if countryLayer?.features.isEmpty ?? true, isoCountryCode == nil, let sea = water.first(where: { $0.property("water") != "inland" }) {
             ocean = Self.name(of: sea) ?? sea.id
         }
     }
@@ -561,16 +560,21 @@ public struct Placemark: Sendable {
 
     /// Two ASCII capitals.
     static func isAlpha2(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        return bytes.count == 2 && bytes.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }
+        var text = text
+        return text.withUTF8 { $0.count == 2 && $0.allSatisfy(isCapital) }
     }
 
     /// Two ASCII capitals, a hyphen, then one to three ASCII letters or digits (`US-TX`, `FR-75C`).
     static func isSubdivisionCode(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 4, bytes.count <= 6, bytes[2] == 0x2D, isAlpha2(String(decoding: bytes[0..<2], as: UTF8.self)) else { return false }
-        return bytes[3...].allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count >= 4, bytes.count <= 6, bytes[2] == 0x2D, isCapital(bytes[0]), isCapital(bytes[1]) else { return false }
+            return bytes[3...].allSatisfy { isCapital($0) || ($0 >= 0x30 && $0 <= 0x39) }
+        }
     }
+
+    /// An ASCII capital A–Z.
+    static func isCapital(_ byte: UInt8) -> Bool { byte >= 0x41 && byte <= 0x5A }
 }
 
 extension GMap {
@@ -594,6 +598,8 @@ struct PlacemarkLayers: Sendable {
     let roads: Int?, addresses: Int?, postcodes: Int?, areas: Int?, places: Int?, settlements: Int?
     /// The settlements of a small `settlements` layer, read once (``Placemark/settlementPoints(of:)``).
     let settlementPoints: [Placemark.SettlementPoint]?
+    /// Where the town layer keeps the values the locality rule reads, found once.
+    let townValues: Placemark.TownValues?
     /// Whether each layer is one of polygons (the others contain no point).
     let isPolygons: [Bool]
 
@@ -623,6 +629,7 @@ struct PlacemarkLayers: Sendable {
         places = exactly(Name.places, .points)
         settlements = exactly(Name.settlements, .points)
         settlementPoints = settlements.flatMap { Placemark.settlementPoints(of: layers[$0]) }
+        townValues = town.map { Placemark.TownValues(layers[$0]) }
     }
 
     /// The placemark of the point from these layers; without `needsLocality` the town layer is not

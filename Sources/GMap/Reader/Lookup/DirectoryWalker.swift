@@ -152,40 +152,94 @@ struct DirectoryWalker {
               meeting meets: (TileBounds) -> Bool = { _ in true },
               problem: (DirectoryProblem) -> Void = { _ in },
               _ body: (LocatedTile) -> Void) {
+        let columns = storage.layout.grid.columns
+        walk(rows: rows(south: south, north: north), columns: (columns > 0 ? 0...(columns - 1) : nil, nil), meeting: meets, problem: problem, body)
+    }
+
+    /// Calls `body` with every leaf tile that meets `box`, in the order of
+    /// ``walk(south:north:meeting:problem:_:)``, looking only at the top-level tiles whose rows and
+    /// columns can meet it (a 50 km box on a world grid of 1° tiles: a few of its 60,000).
+    func walk(within box: SearchBox, problem: (DirectoryProblem) -> Void = { _ in }, _ body: (LocatedTile) -> Void) {
+        let first = columns(west: box.west0, east: box.east0)
+        let second = box.hasSecondRange ? columns(west: box.west1, east: box.east1) : nil
+        // Columns in ascending order within a row, as the whole-row walk visits them.
+        let ordered = if let first, let second, second.lowerBound < first.lowerBound { (second, first) } else { (first, second) }
+        walk(rows: rows(south: box.south, north: box.north), columns: ordered, meeting: box.meets, problem: problem, body)
+    }
+
+    /// The top-level rows that can meet the latitudes `south`…`north` (units), one row of margin
+    /// each side; empty when none.
+    private func rows(south: Int64, north: Int64) -> ClosedRange<Int64>? {
+        let grid = storage.layout.grid
+        let firstRow = south == .min ? 0 : max(0, Self.floorDivide(south - grid.originY, grid.tileHeight) - 1)
+        let lastRow = north == .max ? grid.rows - 1 : min(grid.rows - 1, Self.floorDivide(north - grid.originY, grid.tileHeight) + 1)
+        return firstRow <= lastRow ? firstRow...lastRow : nil
+    }
+
+    /// The top-level columns whose closed rectangles can meet the longitudes `west`…`east` (units);
+    /// every other column lies wholly west or east of them. Nil when none.
+    private func columns(west: Int64, east: Int64) -> ClosedRange<Int64>? {
+        let grid = storage.layout.grid
+        // Column c spans originX + c·w … originX + (c + 1)·w: it meets only when c ≥ ⌊(west − originX) / w⌋ − 1
+        // and c ≤ ⌊(east − originX) / w⌋.
+        let first = max(0, Self.floorDivide(west &- grid.originX, grid.tileWidth) - 1)
+        let last = min(grid.columns - 1, Self.floorDivide(east &- grid.originX, grid.tileWidth))
+        return first <= last ? first...last : nil
+    }
+
+    /// ⌊a / b⌋ for b > 0.
+    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+        let quotient = a / b
+        return a % b < 0 ? quotient - 1 : quotient
+    }
+
+    private func walk(rows: ClosedRange<Int64>?, columns: (ClosedRange<Int64>?, ClosedRange<Int64>?),
+                      meeting meets: (TileBounds) -> Bool, problem: (DirectoryProblem) -> Void, _ body: (LocatedTile) -> Void) {
+        guard let rows else { return }
         let layout = storage.layout, grid = layout.grid
         var state = WalkState(splitLimit: layout.splitTileLimit)
-        let firstRow = south == .min ? 0 : max(0, (south - grid.originY) / grid.tileHeight - 1)
-        let lastRow = north == .max ? grid.rows - 1 : min(grid.rows - 1, (north - grid.originY) / grid.tileHeight + 1)
-        guard firstRow <= lastRow else { return }
-        for row in firstRow...lastRow {
-            for column in 0..<grid.columns {
+        func visit(row: Int64, columns: ClosedRange<Int64>?) {
+            guard let columns else { return }
+            for column in columns {
                 let west = grid.originX + column * grid.tileWidth, south = grid.originY + row * grid.tileHeight
                 let bounds = TileBounds(west: west, south: south, east: west + grid.tileWidth, north: south + grid.tileHeight)
                 guard meets(bounds) else { continue }
                 let offset = layout.topDirectory.entryOffset(tile: UInt64(row * grid.columns + column))
-                state.top = (column, row)
+                state.top = (column, row, bounds)
                 guard let entry = Self.topEntry(column: column, row: row, in: storage) else {
-                    problem(DirectoryProblem(tile: state.name, offset: offset, reason: layout.topDirectory.isPacked
+                    problem(DirectoryProblem(tile: state.name(of: bounds, depth: 0, factor: grid.splitFactor), offset: offset, reason: layout.topDirectory.isPacked
                         ? "its packed entry cannot be read: its payload lies outside GRID or is wider than 30 bits"
                         : "the entry lies outside GRID"))
                     continue
                 }
-                visit(entry: entry, at: offset, bounds: bounds, depth: 0, state: &state, meets: meets, problem: problem, body)
+                self.visit(entry: entry, at: offset, bounds: bounds, depth: 0, state: &state, meets: meets, problem: problem, body)
             }
+        }
+        for row in rows {
+            visit(row: row, columns: columns.0)
+            visit(row: row, columns: columns.1)
         }
     }
 
-    /// What a walk carries down: the split tiles seen so far and the name of the tile being visited.
+    /// What a walk carries down: the split tiles seen so far and the top-level tile being visited.
     private struct WalkState {
         var splitLimit: Int64
         var splitsSeen: Int64 = 0
-        /// The top-level tile, and the part taken at each split below it.
-        var top: (column: Int64, row: Int64) = (0, 0)
-        var parts: [(column: Int64, row: Int64)] = []
+        /// The top-level tile and its bounds.
+        var top: (column: Int64, row: Int64, bounds: TileBounds) = (0, 0, TileBounds(west: 0, south: 0, east: 0, north: 0))
 
-        /// The tile being visited, for messages: "tile (column c, row r) part (i, j) …".
-        var name: String {
-            parts.reduce("tile (column \(top.column), row \(top.row))") { "\($0) part (\($1.column), \($1.row))" }
+        /// The tile of `bounds`, `depth` splits below the top-level tile, for messages: "tile (column
+        /// c, row r) part (i, j) …". The parts are found again from the bounds, as a point is
+        /// located, so that a walk keeps no list of them (a walk allocates nothing).
+        func name(of bounds: TileBounds, depth: Int, factor: Int64) -> String {
+            var text = "tile (column \(top.column), row \(top.row))", current = top.bounds
+            for _ in 0..<depth where current.width >= factor && current.height >= factor {
+                let column = TileBounds.partIndex(offset: bounds.west - current.west, length: current.width, factor: factor)
+                let row = TileBounds.partIndex(offset: bounds.south - current.south, length: current.height, factor: factor)
+                text += " part (\(column), \(row))"
+                current = current.part(column: column, row: row, factor: factor)
+            }
+            return text
         }
     }
 
@@ -202,16 +256,14 @@ struct DirectoryWalker {
             depth >= Int(grid.maximumDepth) ? "split below the deepest level \(grid.maximumDepth) that the grid allows" :
             bounds.width < factor || bounds.height < factor ? "a tile \(bounds.width) × \(bounds.height) units is too small to split \(factor) × \(factor)" :
             nil
-        if let reason { return problem(DirectoryProblem(tile: state.name, offset: offset, reason: reason)) }
+        if let reason { return problem(DirectoryProblem(tile: state.name(of: bounds, depth: depth, factor: factor), offset: offset, reason: reason)) }
         let nodeOffset = layout.usesNodes ? layout.tilesOffset + Int(TileEntry.payload(of: entry)) : offset
         for row in 0..<factor {
             for column in 0..<factor {
                 let part = bounds.part(column: column, row: row, factor: factor)
                 guard meets(part) else { continue }
-                state.parts.append((column, row))
-                defer { state.parts.removeLast() }
                 guard let child = Self.child(of: entry, slot: row * factor + column, in: storage) else {
-                    problem(DirectoryProblem(tile: state.name, offset: nodeOffset, reason: layout.usesNodes
+                    problem(DirectoryProblem(tile: state.name(of: part, depth: depth + 1, factor: factor), offset: nodeOffset, reason: layout.usesNodes
                         ? "its node child cannot be read, or points outside TILE or not strictly backwards"
                         : "its sub-directory entry cannot be read"))
                     continue

@@ -160,7 +160,7 @@ struct NearbySearch {
     mutating func run() {
         let box = self.box
         var records: [LocatedTile] = []
-        DirectoryWalker(storage: storage).walk(south: box.south, north: box.north, meeting: { box.meets($0) }) { leaf in
+        DirectoryWalker(storage: storage).walk(within: box) { leaf in
             cost.leafTiles += 1
             if TileEntry.kind(of: leaf.entry) == TileEntry.recordKind { records.append(leaf) }
         }

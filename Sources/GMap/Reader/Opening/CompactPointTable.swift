@@ -121,6 +121,17 @@ struct CompactPointCursor {
         }
     }
 
+    /// This cursor moved on to the record of `feature` when that lies ahead of it in the same
+    /// block (fewer records to read than from the block's start), else nil.
+    func advanced(to feature: Int) -> CompactPointCursor? {
+        guard feature >= index, feature / table.blockSize == index / table.blockSize else { return nil }
+        var moved = self
+        while moved.index < feature {
+            guard moved.next() != nil else { return nil }
+        }
+        return moved
+    }
+
     /// The record of feature ``index``, advancing to the next; nil at the table's end or when the
     /// record cannot be read (a varint past the records, a point far outside the world, a bad tag).
     mutating func next() -> CompactPointRecord? {
@@ -365,15 +376,20 @@ extension GMap {
         let q = quantizer, box = SearchBox(latitude: plane.latitude, longitude: plane.longitude, radius: radius, quantizer: q)
         let reach = radius * Self.planarSlack + 1, reach2 = reach * reach
         let unitsPerDegree = Double(q.unitsPerDegree), layout = storage.layout, file = span
-        DirectoryWalker(storage: storage).walk(south: box.south, north: box.north, meeting: box.meets) { tile in
+        // The cursor after the last leaf read: a leaf whose range starts where it stopped (the
+        // next leaf of a walk, often) is read on from it, not sought from its block's start.
+        var after: CompactPointCursor?
+        DirectoryWalker(storage: storage).walk(within: box) { tile in
             guard TileEntry.kind(of: tile.entry) == TileEntry.recordKind else { return }
             let payload = Int(TileEntry.payload(of: tile.entry))
             guard payload < layout.tilesEnd - layout.tilesOffset else { return }
             var cursor = VarintCursor(base: storage.base, position: layout.tilesOffset + payload, end: layout.tilesEnd)
             guard let first = cursor.readVarint(), let count = cursor.readVarint(), count >= 1,
-                  first < UInt64(table.count), count <= UInt64(table.count) - first,
-                  var points = CompactPointCursor(table: table, file: file, halfTurn: q.halfTurn, quarterTurn: q.quarterTurn, feature: Int(first))
+                  first < UInt64(table.count), count <= UInt64(table.count) - first else { return }
+            guard var points = after.flatMap({ $0.advanced(to: Int(first)) })
+                    ?? CompactPointCursor(table: table, file: file, halfTurn: q.halfTurn, quarterTurn: q.quarterTurn, feature: Int(first))
             else { return }
+            defer { after = points }
             for offset in 0..<Int(count) {
                 guard let record = points.next() else { return }
                 let p = plane.project(latitude: Double(record.y) / unitsPerDegree, longitude: Double(record.x) / unitsPerDegree)

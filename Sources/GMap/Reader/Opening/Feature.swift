@@ -53,10 +53,9 @@ public struct Feature: Sendable, Hashable {
     /// The text of the property named `key`, or nil when the feature does not have it.
     public func property(_ key: String) -> String? {
         // Keys compared as bytes: only the value found becomes a String (placemarks ask often).
-        for position in 0..<propertyCount {
-            if let bytes = propertyBytes(at: position), bytes.key.elementsEqual(key.utf8) {
-                return String(decoding: bytes.value, as: UTF8.self)
-            }
+        var key = key
+        if let value = key.withUTF8({ propertyValueBytes(forKey: UnsafeRawBufferPointer($0)) }) {
+            return String(decoding: value, as: UTF8.self)
         }
         // A key with U+FFFD may be how ``properties`` showed a key whose bytes are not UTF-8 (a
         // damaged file): compare the decoded keys then, so every key it lists is found.
