@@ -73,6 +73,39 @@ final class WorldPlacemarkTests: XCTestCase {
         XCTAssertNil(place.timeZone)
     }
 
+    /// A stack of the one map (which keeps its layers' roles and its polygon features' texts, and
+    /// answers `gmap place -`) gives every field and every answer as `GMap.placemark`, which finds
+    /// them on each call: points uniform on the sphere and near towns.
+    func testAStackOfOneMapAnswersAsTheMap() throws {
+        let map = try GMap(contentsOf: Self.world)
+        let stack = MapStack([map])
+        guard let towns = map.layer(named: "towns") else { return XCTFail("no towns layer") }
+        var random = SplitMix64(seed: 26_04)
+        let count = TestSupport.underSanitizer ? 300 : 20_000
+        var withLocality = 0, atSea = 0
+        for step in 0..<count {
+            var latitude = asin(random.unit() * 2 - 1) * 180 / .pi, longitude = random.unit() * 360 - 180
+            if step % 2 == 1, let town = towns.feature(at: random.below(towns.featureCount))?.labelPoint {
+                latitude = max(-90, min(90, town.latitude + (random.unit() - 0.5) * 0.5))
+                longitude = town.longitude + (random.unit() - 0.5) * 0.5
+            }
+            let one = map.placemark(latitude: latitude, longitude: longitude), kept = stack.placemark(latitude: latitude, longitude: longitude)
+            let fields: [(String, String?, String?)] = [
+                ("isoCountryCode", one.isoCountryCode, kept.isoCountryCode), ("country", one.country, kept.country),
+                ("timeZone", one.timeZone, kept.timeZone), ("ocean", one.ocean, kept.ocean), ("inlandWater", one.inlandWater, kept.inlandWater),
+                ("locality", one.locality, kept.locality), ("administrativeArea", one.administrativeArea, kept.administrativeArea),
+            ]
+            for (name, expected, got) in fields { XCTAssertEqual(got, expected, "\(name) at \(latitude), \(longitude)") }
+            XCTAssertEqual(kept.localityDistance, one.localityDistance, "at \(latitude), \(longitude)")
+            XCTAssertEqual(kept.answers.map { $0.layer }, one.answers.map { $0.layer })
+            XCTAssertEqual(kept.answers.map { $0.features.map(\.index) }, one.answers.map { $0.features.map(\.index) }, "at \(latitude), \(longitude)")
+            if one.locality != nil { withLocality += 1 }
+            if one.ocean != nil { atSea += 1 }
+        }
+        XCTAssertGreaterThan(withLocality, count / 4)
+        XCTAssertGreaterThan(atSea, count / 10)
+    }
+
     /// The locality against brute force under its rule (``Placemark/fillLocality(from:)``): of the
     /// towns of the point's country (every town at sea) at most 1.25 times as far as the nearest,
     /// which lies within 50 km, or within their own reach, the most populous, then the nearer, then

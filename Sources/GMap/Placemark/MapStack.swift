@@ -36,7 +36,7 @@ public struct MapStack: Sendable {
     public init(_ maps: [GMap]) {
         let detailed = maps.filter(Self.isLocationMap)
         self.maps = detailed + maps.filter { !Self.isLocationMap($0) }
-        roles = self.maps.map(PlacemarkLayers.init)
+        roles = self.maps.map { PlacemarkLayers($0, keepingTexts: true) }
     }
 
     /// Each map's layers and their roles, found once.

@@ -493,18 +493,25 @@ public struct Placemark: Sendable {
         self.longitude = longitude
         self.answers = answers
         func layer(_ index: Int?) -> LayerAnswer? { index.flatMap { $0 < answers.count ? answers[$0] : nil } }
+        // Each text from the texts the roles keep (a MapStack's), else read from the feature.
+        func kept(_ feature: Feature, _ layer: Int?) -> FeatureTexts? { layer.flatMap { roles.keptTexts(of: feature, inLayer: $0) } }
+        func id(_ feature: Feature, _ layer: Int?) -> String { kept(feature, layer)?.id ?? feature.id }
+        func name(_ feature: Feature, _ layer: Int?) -> String? { kept(feature, layer).map(\.name) ?? Self.name(of: feature) }
+        func isSubdivision(_ feature: Feature, _ layer: Int?) -> Bool { kept(feature, layer)?.isSubdivision ?? Self.isSubdivisionCode(feature.id) }
+        func isInland(_ feature: Feature, _ layer: Int?) -> Bool { kept(feature, layer)?.isInland ?? (feature.property("water") == "inland") }
         let countryLayer = layer(roles.country)
-        var state = layer(roles.state)?.features.first
+        var state = layer(roles.state)?.features.first.map { (feature: $0, layer: roles.state) }
         if state == nil, roles.state == nil {
-            state = countryLayer?.features.first { Self.isSubdivisionCode($0.id) }
+            state = countryLayer?.features.first { isSubdivision($0, roles.country) }.map { ($0, roles.country) }
         }
         if let state {
-            administrativeAreaCode = state.id
-            administrativeArea = Self.name(of: state) ?? state.id
+            let code = id(state.feature, state.layer)
+            administrativeAreaCode = code
+            administrativeArea = name(state.feature, state.layer) ?? code
         }
         var countryFeature: Feature?
         for feature in countryLayer?.features ?? [] {
-            if let code = Self.countryCode(of: feature) {
+            if let code = kept(feature, roles.country).map(\.code) ?? Self.countryCode(of: feature) {
                 isoCountryCode = code
                 countryFeature = feature
                 break
@@ -513,19 +520,46 @@ public struct Placemark: Sendable {
         if isoCountryCode == nil, let code = administrativeAreaCode, Self.isSubdivisionCode(code) {
             isoCountryCode = String(code.prefix(2))
         }
-        if let feature = countryFeature ?? countryLayer?.features.first(where: { !Self.isSubdivisionCode($0.id) }) {
-            country = Self.name(of: feature)
+        if let feature = countryFeature ?? countryLayer?.features.first(where: { !isSubdivision($0, roles.country) }) {
+            country = name(feature, roles.country)
         }
         if let zone = layer(roles.timeZone)?.features.first {
-            timeZone = zone.property("tzid") ?? zone.id
+            timeZone = kept(zone, roles.timeZone).map(\.timeZone) ?? zone.property("tzid") ?? zone.id
         }
         let water = layer(roles.marine)?.features ?? []
-        if let inland = water.first(where: { $0.property("water") == "inland" }) {
-            inlandWater = Self.name(of: inland) ?? inland.id
+        if let inland = water.first(where: { isInland($0, roles.marine) }) {
+            inlandWater = name(inland, roles.marine) ?? id(inland, roles.marine)
         }
         // At sea: no country answers, and no state's code names one (as a ``MapStack`` has it).
-        if countryLayer?.features.isEmpty ?? true, isoCountryCode == nil, let sea = water.first(where: { $0.property("water") != "inland" }) {
-            ocean = Self.name(of: sea) ?? sea.id
+        if countryLayer?.features.isEmpty ?? true, isoCountryCode == nil, let sea = water.first(where: { !isInland($0, roles.marine) }) {
+            ocean = name(sea, roles.marine) ?? id(sea, roles.marine)
+        }
+    }
+
+    /// The texts of a feature of a polygon layer that a placemark reads, read once by a
+    /// ``MapStack`` for the layers it fills fields from (``PlacemarkLayers/keptTexts(of:inLayer:)``),
+    /// so that a placemark neither searches properties nor makes these strings again.
+    struct FeatureTexts: Sendable {
+        /// The id.
+        var id: String
+        /// ``Placemark/name(of:)``.
+        var name: String?
+        /// ``Placemark/countryCode(of:)``.
+        var code: String?
+        /// Property `tzid`, else the id.
+        var timeZone: String
+        /// Whether property `water` is `inland`.
+        var isInland: Bool
+        /// Whether the id is an ISO 3166-2 code (``Placemark/isSubdivisionCode(_:)``).
+        var isSubdivision: Bool
+
+        init(_ feature: Feature) {
+            id = feature.id
+            name = Placemark.name(of: feature)
+            code = Placemark.countryCode(of: feature)
+            timeZone = feature.property("tzid") ?? id
+            isInland = feature.property("water") == "inland"
+            isSubdivision = Placemark.isSubdivisionCode(id)
         }
     }
 
@@ -600,10 +634,25 @@ struct PlacemarkLayers: Sendable {
     let settlementPoints: [Placemark.SettlementPoint]?
     /// Where the town layer keeps the values the locality rule reads, found once.
     let townValues: Placemark.TownValues?
+    /// With `keepingTexts`: for each polygon layer that fills fields (country, state, time zone,
+    /// marine) of at most ``textsLimit`` features, every feature's texts; nil for the others.
+    let texts: [[Placemark.FeatureTexts]?]
+
+    /// The most features of a layer whose texts a ``MapStack`` keeps (a world's states, 4,596, are well within).
+    static let textsLimit = 20_000
+
+    /// The kept texts of `feature` of the layer at `layer`, or nil when they are not kept.
+    func keptTexts(of feature: Feature, inLayer layer: Int) -> Placemark.FeatureTexts? {
+        guard layer < texts.count, let kept = texts[layer], feature.index >= 0, feature.index < kept.count else { return nil }
+        return kept[feature.index]
+    }
     /// Whether each layer is one of polygons (the others contain no point).
     let isPolygons: [Bool]
 
-    init(_ map: GMap) {
+    /// The roles of `map`'s layers; with `keepingTexts`, the texts of their features too (a
+    /// ``MapStack`` keeps them: reading them costs about 1 ms once on the shipped map, and saves
+    /// every placemark its property searches and strings).
+    init(_ map: GMap, keepingTexts: Bool = false) {
         let layers = map.layers
         self.layers = layers
         let names = layers.map { $0.layerName }
@@ -630,6 +679,12 @@ struct PlacemarkLayers: Sendable {
         settlements = exactly(Name.settlements, .points)
         settlementPoints = settlements.flatMap { Placemark.settlementPoints(of: layers[$0]) }
         townValues = town.map { Placemark.TownValues(layers[$0]) }
+        let textLayers = [country, state, timeZone, marine], polygons = isPolygons
+        texts = layers.indices.map { index in
+            let layer = layers[index]
+            guard keepingTexts, textLayers.contains(index), polygons[index], layer.featureCount <= Self.textsLimit else { return nil }
+            return (0..<layer.featureCount).map { Placemark.FeatureTexts(Feature(map: layer, index: $0)) }
+        }
     }
 
     /// The placemark of the point from these layers; without `needsLocality` the town layer is not
