@@ -124,9 +124,9 @@ public struct MapLocationSource: LocationSource {
               radius.isFinite, radius >= 0 else { return nil }
         let candidates = layer.pointCandidates(plane: LocalPlane(latitude: latitude, longitude: longitude), within: radius)
         var found: [IntersectionMatch] = []
-        let roadBytes = Array(road.utf8)
+        let roadBytes = Array(road.utf8), slack = GMap.planarSlack(latitude: latitude, radius: radius)
         for candidate in candidates {
-            if let best = found.first, candidate.squared.squareRoot() > best.distance * GMap.planarSlack + 0.05 { break }
+            if let best = found.first, candidate.squared.squareRoot() > best.distance * slack + 0.05 { break }
             let planarBearing = Compass.normalised(Trigonometry.atan2(candidate.east, candidate.north) * 180 / Double.pi)
             guard candidate.squared < 1 || Compass.difference(planarBearing, direction) <= angle + 1 else { continue }
             let feature = Feature(map: layer, index: candidate.feature)
@@ -154,8 +154,9 @@ public struct MapLocationSource: LocationSource {
         var loose = cone
         loose.angle += 1
         loose.lateral += 0.5
-        loose.radius = cone.radius * GMap.planarSlack + 0.05
-        let floor = Trigonometry.cos(min(89, loose.angle) * Double.pi / 180) / GMap.planarSlack
+        let slack = GMap.planarSlack(latitude: latitude, radius: cone.radius)
+        loose.radius = cone.radius * slack + 0.05
+        let floor = Trigonometry.cos(min(89, loose.angle) * Double.pi / 180) / slack
         for candidate in candidates {
             let planar = candidate.squared.squareRoot()
             // Every later candidate ranks at least its distance times cos(angle).

@@ -87,9 +87,26 @@ public struct LocalPlane: Sendable {
 }
 
 extension GMap {
-    /// Planar ranking keeps candidates up to this share beyond the radius; the geodesic
-    /// re-measurement then decides (the plane's error within a few kilometres is far below 1 %).
-    static let planarSlack = 1.01
+    /// How far planar distances in a ``LocalPlane`` at `latitude` may stray from geodesic ones, for
+    /// points within `radius` metres of its origin, as a factor taken twice over: planar ranking keeps
+    /// candidates up to this share beyond a distance, and the geodesic re-measurement then decides.
+    ///
+    /// Why it is safe: the plane measures east–west with the origin's parallel, while within the
+    /// radius the parallels' lengths range over `cos(φ ± Δ) / cos φ` of it (`Δ = radius / M_min`,
+    /// as for ``SearchBox``); the ellipsoid's other departures from the plane over 100 km are below
+    /// 0.01 %. So a planar distance `p` and the geodesic `d` satisfy `d / s ≤ p ≤ s · d` with `s`
+    /// the larger of those ratios times 1.005, and a point as near as one at planar distance `p₀`
+    /// lies within planar `s² · p₀`. This returns `s²`: 1.01 at street range, 1.05 at 60° over
+    /// 62.5 km (the 1.01 used before this was too tight there), and 10⁶ when the radius reaches a
+    /// pole, where the plane means nothing and every point of the search box is measured.
+    static func planarSlack(latitude: Double, radius: Double) -> Double {
+        let reach = (radius.isFinite ? max(0, radius) : 0) / Geodesic.smallestMeridianRadius
+        let phi = min(90, abs(latitude.isFinite ? latitude : 90)) * Double.pi / 180
+        guard phi + reach < Double.pi / 2 * 0.999 else { return 1e6 }
+        let cosine = Trigonometry.cos(phi)
+        let spread = 1.005 * max(Trigonometry.cos(max(0, phi - reach)) / cosine, cosine / Trigonometry.cos(phi + reach))
+        return spread * spread
+    }
 
     /// The line features of this layer (a layer of lines, format 3.1) within `radius` metres of the
     /// point, each once with its nearest point, nearest first (ties by feature index), at most `limit`.
@@ -104,7 +121,8 @@ extension GMap {
               radius.isFinite, radius >= 0, limit > 0 else { return [] }
         let plane = LocalPlane(latitude: latitude, longitude: longitude)
         let q = quantizer, box = SearchBox(latitude: latitude, longitude: longitude, radius: radius, quantizer: q)
-        let reach = radius * Self.planarSlack + 1, reach2 = reach * reach
+        let slack = Self.planarSlack(latitude: latitude, radius: radius)
+        let reach = radius * slack + 1, reach2 = reach * reach
         // Per feature (by its index in `position`): the best squared distance and its segment.
         var best: [(feature: Int, squared: Double, t: Double, a: (x: Int64, y: Int64), b: (x: Int64, y: Int64))] = []
         var position = FeaturePositions(featureCount: featureCount)
@@ -140,7 +158,7 @@ extension GMap {
         for candidate in best {
             // Planar order is geodesic order to well within 1 %: once `limit` matches are in hand,
             // a candidate beyond the last of them (with that margin) cannot displace it.
-            if matches.count >= limit, let last = matches.last, candidate.squared.squareRoot() > last.distance * Self.planarSlack + 0.05 { break }
+            if matches.count >= limit, let last = matches.last, candidate.squared.squareRoot() > last.distance * slack + 0.05 { break }
             let aLatitude = Double(candidate.a.y) / unitsPerDegree, aLongitude = Double(candidate.a.x) / unitsPerDegree
             let bLatitude = Double(candidate.b.y) / unitsPerDegree, bLongitude = Double(candidate.b.x) / unitsPerDegree
             var dLongitude = bLongitude - aLongitude
@@ -167,7 +185,7 @@ extension GMap {
     /// planar distance: what ``nearestPoints(latitude:longitude:within:limit:)`` ranks.
     func pointCandidates(plane: LocalPlane, within radius: Double, limit: Int = Int.max) -> [(feature: Int, squared: Double, x: Int64, y: Int64, east: Double, north: Double)] {
         let q = quantizer, box = SearchBox(latitude: plane.latitude, longitude: plane.longitude, radius: radius, quantizer: q)
-        let reach = radius * Self.planarSlack + 1, reach2 = reach * reach
+        let reach = radius * Self.planarSlack(latitude: plane.latitude, radius: radius) + 1, reach2 = reach * reach
         let unitsPerDegree = Double(q.unitsPerDegree)
         // The record leaves meeting the box, nearest first (planar distance from the point to the leaf).
         var leaves: [(distance: Double, tile: LocatedTile)] = []
@@ -231,9 +249,10 @@ extension GMap {
         // Planar candidates, with room for the geodesic re-ranking near the limit-th.
         let wanted = limit < Int.max / 2 ? limit * 2 + 2 : Int.max
         let candidates = pointCandidates(plane: LocalPlane(latitude: latitude, longitude: longitude), within: radius, limit: wanted)
+        let slack = Self.planarSlack(latitude: latitude, radius: radius)
         var matches: [PointMatch] = []
         for candidate in candidates {
-            if matches.count >= limit, let last = matches.last, candidate.squared.squareRoot() > last.distance * Self.planarSlack + 0.05 { break }
+            if matches.count >= limit, let last = matches.last, candidate.squared.squareRoot() > last.distance * slack + 0.05 { break }
             let match = pointMatch(candidate, from: latitude, longitude)
             guard match.distance <= radius else { continue }
             matches.append(match)

@@ -12,7 +12,7 @@ extension GMap {
               radius.isFinite, radius >= 0 else { return nil }
         let q = quantizer, plane = LocalPlane(latitude: latitude, longitude: longitude)
         let box = SearchBox(latitude: latitude, longitude: longitude, radius: radius, quantizer: q)
-        let unitsPerDegree = Double(q.unitsPerDegree), slack = Self.planarSlack
+        let unitsPerDegree = Double(q.unitsPerDegree), slack = Self.planarSlack(latitude: latitude, radius: radius)
         let x = q.units(longitude), y = q.units(latitude)
         var leaves: [(distance: Double, tile: LocatedTile)] = []
         DirectoryWalker(storage: storage).walk(within: box) { tile in

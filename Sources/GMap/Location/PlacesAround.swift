@@ -136,10 +136,11 @@ extension MapLocationSource {
         if aheadOnly, facing == nil { return [] }
         var found: [PlaceAround] = []
         func ranked(_ a: PlaceAround, _ b: PlaceAround) -> Bool { (a.distance, a.featureIndex) < (b.distance, b.featureIndex) }
+        let slack = GMap.planarSlack(latitude: latitude, radius: radius)
         for candidate in layer.pointsWithin(plane: LocalPlane(latitude: latitude, longitude: longitude), radius: radius) {
             // Planar order is geodesic order to well within 1 %: once `limit` places are in hand, a
             // candidate beyond the last of them (with that margin) cannot displace it.
-            if found.count >= limit, let last = found.last, candidate.squared.squareRoot() > last.distance * GMap.planarSlack + 0.05 { break }
+            if found.count >= limit, let last = found.last, candidate.squared.squareRoot() > last.distance * slack + 0.05 { break }
             let feature = Feature(map: layer, index: candidate.feature)
             let placeCategory = feature.property("category") ?? ""
             if let category, !PlaceAround.category(placeCategory, matches: category) { continue }
@@ -174,7 +175,7 @@ extension GMap {
     /// the asked one, not with the layer), then sorted by feature to keep each one's nearest.
     func pointsWithin(plane: LocalPlane, radius: Double) -> [(feature: Int, squared: Double, x: Int64, y: Int64, east: Double, north: Double)] {
         let q = quantizer, box = SearchBox(latitude: plane.latitude, longitude: plane.longitude, radius: radius, quantizer: q)
-        let reach = radius * Self.planarSlack + 1, reach2 = reach * reach
+        let reach = radius * Self.planarSlack(latitude: plane.latitude, radius: radius) + 1, reach2 = reach * reach
         let unitsPerDegree = Double(q.unitsPerDegree)
         var leaves: [LocatedTile] = []
         DirectoryWalker(storage: storage).walk(within: box) { tile in

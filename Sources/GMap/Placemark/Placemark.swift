@@ -172,15 +172,18 @@ public struct Placemark: Sendable {
 
     /// The locality rule on a town layer of compact points: the towns within the largest reach
     /// are read once, in place, and geodesic distances are measured only for the few that can be
-    /// the nearest or be chosen. When no town of the country is that near, the nearest within
-    /// ``localityRadius`` is found by ``GMap/nearestPoint(latitude:longitude:within:where:)``; when
-    /// the nearest is so far that the nearly-as-near range passes the largest reach, the towns are
-    /// read again within that range. The same rule and the same answers as the general search.
+    /// the nearest or be chosen. When no town of the country is that near, the towns within
+    /// ``localityRadius`` are read; when the nearest is so far that the nearly-as-near range passes
+    /// what was read, the towns within that range. The same rule and the same answers as the
+    /// general search.
     static func compactLocality(_ towns: GMap, _ values: TownValues, code: String?, latitude: Double, longitude: Double) -> (Feature, Double)? {
-        let reach = townReach(population: .max), slack = GMap.planarSlack
+        let reach = townReach(population: .max)
         let plane = LocalPlane(latitude: latitude, longitude: longitude)
         var candidates: [CompactTown] = []
+        // The planar slack of the radius last read.
+        var slack = 1.0
         func collect(within radius: Double) {
+            slack = GMap.planarSlack(latitude: latitude, radius: radius)
             candidates.removeAll(keepingCapacity: true)
             towns.forEachCompactPoint(around: plane, within: radius) { feature, planar, x, y, record in
                 candidates.append(CompactTown(feature: feature, planar: planar, x: x, y: y, population: values.population(of: record), record: record))
@@ -192,27 +195,33 @@ public struct Placemark: Sendable {
                               toLatitude: Double(town.y) / unitsPerDegree, longitude: Double(town.x) / unitsPerDegree)
         }
         func inCountry(_ town: CompactTown) -> Bool { code.map { values.isInCountry(town.record, code: $0) } ?? true }
-        collect(within: reach)
-        // The nearest of the country: the smallest planar distance, then geodesic distances for
-        // those within the planar slack of it.
-        var nearestPlanar = Double.infinity
-        for town in candidates where town.planar < nearestPlanar && inCountry(town) { nearestPlanar = town.planar }
-        var nearest: (feature: Int, distance: Double)?
-        for town in candidates where town.planar <= nearestPlanar * slack + 0.05 && inCountry(town) {
-            let d = distance(town)
-            guard d <= reach else { continue }
-            if nearest.map({ (d, town.feature) < ($0.distance, $0.feature) }) ?? true { nearest = (town.feature, d) }
+        // The nearest of the country within `limit` among the towns read: the smallest planar
+        // distance, then geodesic distances for those within the planar slack of it.
+        func nearestInCountry(within limit: Double) -> (feature: Int, distance: Double, population: Int)? {
+            var nearestPlanar = Double.infinity
+            for town in candidates where town.planar < nearestPlanar && inCountry(town) { nearestPlanar = town.planar }
+            var nearest: (feature: Int, distance: Double, population: Int)?
+            for town in candidates where town.planar <= nearestPlanar * slack + 0.05 && inCountry(town) {
+                let d = distance(town)
+                guard d <= limit else { continue }
+                if nearest.map({ (d, town.feature) < ($0.distance, $0.feature) }) ?? true { nearest = (town.feature, d, town.population) }
+            }
+            return nearest
         }
-        if nearest == nil {
-            // None of the country within the largest reach: the nearest within the locality radius.
-            guard let match = towns.nearestPoint(latitude: latitude, longitude: longitude, within: localityRadius,
-                                                 where: { town in code.map { values.isInCountry(town, code: $0) } ?? true }) else { return nil }
-            nearest = (match.feature.index, match.distance)
+        // The towns within the largest reach; when none of the country is that near, those within
+        // the locality radius; when the nearly-as-near range passes what was read, those within it.
+        var radius = reach
+        collect(within: radius)
+        var found = nearestInCountry(within: reach)
+        if found == nil {
+            radius = localityRadius
+            collect(within: radius)
+            found = nearestInCountry(within: localityRadius)
         }
-        guard let nearest else { return nil }
+        guard let nearest = found else { return nil }
         let preferred = nearest.distance * localityPreference
-        if preferred > reach { collect(within: preferred) }
-        var chosen = (feature: nearest.feature, distance: nearest.distance, population: values.population(nearest.feature))
+        if preferred > radius { collect(within: preferred) }
+        var chosen = nearest
         for town in candidates where town.feature != nearest.feature {
             let ownReach = townReach(population: town.population)
             guard town.population >= chosen.population, town.planar <= max(preferred, ownReach) * slack + 1 else { continue }
@@ -450,9 +459,10 @@ public struct Placemark: Sendable {
         for (index, point) in points.enumerated() where point.radius >= 0 {
             let planar = plane.project(latitude: point.latitude, longitude: point.longitude)
             // Measured on the ellipsoid only when the plane says it may be within the radius and
-            // as near as the group's best so far (the plane is within 1 % of the ellipsoid here).
+            // as near as the group's best so far (within the planar slack of that distance).
             let current = point.group == .locality ? best.locality : best.subLocality
-            let reach = min(point.radius, current?.distance ?? point.radius) * GMap.planarSlack + 1
+            let limit = min(point.radius, current?.distance ?? point.radius)
+            let reach = limit * GMap.planarSlack(latitude: latitude, radius: limit) + 1
             guard planar.x * planar.x + planar.y * planar.y <= reach * reach else { continue }
             let distance = Geodesic.distance(latitude: latitude, longitude: longitude, toLatitude: point.latitude, longitude: point.longitude)
             // Points come in index order: only a strictly nearer one replaces the best.

@@ -374,7 +374,7 @@ extension GMap {
         guard let table = storage.layout.compactPoints, Quantizer.isValid(latitude: plane.latitude, longitude: plane.longitude),
               radius.isFinite, radius >= 0 else { return }
         let q = quantizer, box = SearchBox(latitude: plane.latitude, longitude: plane.longitude, radius: radius, quantizer: q)
-        let reach = radius * Self.planarSlack + 1, reach2 = reach * reach
+        let reach = radius * Self.planarSlack(latitude: plane.latitude, radius: radius) + 1, reach2 = reach * reach
         let unitsPerDegree = Double(q.unitsPerDegree), layout = storage.layout, file = span
         // The cursor after the last leaf read: a leaf whose range starts where it stopped (the
         // next leaf of a walk, often) is read on from it, not sought from its block's start.
