@@ -14,13 +14,17 @@ let package = Package(
         .executable(name: "gmap", targets: ["gmap"]),
     ],
     targets: [
+        // CRC-32 (zlib's, PNG's and gzip's; the `.gmap` header and sections use it too): the one primitive
+        // the reader and the codecs share, so that neither depends on the other for it. No Foundation,
+        // no C library; compiles in Embedded Swift. GMap re-exports it (`CRC32` is GMap's public API).
+        .target(name: "GMapChecksum"),
         // The format's layout and the zero-copy reader. No Foundation: only the C library.
-        .target(name: "GMap"),
+        .target(name: "GMap", dependencies: ["GMapChecksum"]),
         // The C interface: gmap.h, implemented in Swift with @_cdecl. Compiles in Embedded Swift too.
         .target(name: "CGMap", dependencies: ["GMap"], exclude: ["include"]),
         // Byte codecs, no map knowledge: DEFLATE both ways (one alphabet), gzip, ZIP, PNG, Adler-32,
-        // bounds-checked byte reads and byte sources. Uses GMap only for its CRC-32. No Foundation.
-        .target(name: "GMapCodecs", dependencies: ["GMap"]),
+        // bounds-checked byte reads and byte sources. CRC-32 from GMapChecksum; not the reader. No Foundation.
+        .target(name: "GMapCodecs", dependencies: ["GMapChecksum"]),
         // Pictures of a map as it answers: the rasteriser, its bitmap font and styles (PNG out via GMapCodecs).
         .target(name: "GMapRender", dependencies: ["GMap", "GMapCodecs"]),
         // Maps out of sources: GeoJSON, shapefiles, OSM PBF in; `.gmap` out; simplification; export back to GeoJSON.

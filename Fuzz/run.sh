@@ -49,8 +49,9 @@ mkdir -p "$BIN/logs" "$BIN/fuzz-gmap" "$BIN/plain-gmap"
 # -- Sources: one consistent snapshot.
 rm -rf "$BIN/src"
 mkdir -p "$BIN/src"
-cp -R "$ROOT/Sources/GMap" "$ROOT/Sources/GMapCodecs" "$ROOT/Sources/GMapBuilder" "$BIN/src/"
+cp -R "$ROOT/Sources/GMapChecksum" "$ROOT/Sources/GMap" "$ROOT/Sources/GMapCodecs" "$ROOT/Sources/GMapBuilder" "$BIN/src/"
 cp "$ROOT/Sources/gmap/CoordinateParser.swift" "$BIN/src/"
+CHECKSUM_SOURCES=$(find "$BIN/src/GMapChecksum" -name '*.swift' | sort)
 GMAP_SOURCES=$(find "$BIN/src/GMap" -name '*.swift' | sort)
 CODECS_SOURCES=$(find "$BIN/src/GMapCodecs" -name '*.swift' | sort)
 BUILDER_SOURCES=$(find "$BIN/src/GMapBuilder" -name '*.swift' | sort)
@@ -58,7 +59,7 @@ BUILDER_SOURCES=$(find "$BIN/src/GMapBuilder" -name '*.swift' | sort)
 # -- Compiling. lld avoids a page of harmless ld.gold warnings about ASan's local symbols.
 LINKER=()
 if command -v ld.lld > /dev/null 2>&1; then LINKER=(-use-ld=lld); fi
-# -package-name: GMap, GMapCodecs and GMapBuilder share `package` declarations (as one SwiftPM package).
+# -package-name: GMapChecksum, GMap, GMapCodecs and GMapBuilder share `package` declarations (as one SwiftPM package).
 PACKAGE=(-package-name gmap)
 FUZZ_FLAGS=(-parse-as-library -sanitize=fuzzer,address -O "${PACKAGE[@]}")
 compile() {
@@ -68,27 +69,36 @@ compile() {
 }
 
 echo "== building"
-if wants reader; then
-    # The reader target is one module: the harness and every file of GMap.
+if wants reader || wants builder || wants pbf; then
+    # GMapChecksum (CRC-32), which GMap and GMapCodecs import, as an instrumented static library.
     # shellcheck disable=SC2086
-    compile "${FUZZ_FLAGS[@]}" -module-name ReaderFuzzer $GMAP_SOURCES ReaderFuzzer/main.swift \
-        -o "$BIN/reader-fuzzer" "${LINKER[@]}"
+    compile "${FUZZ_FLAGS[@]}" -module-name GMapChecksum -emit-module -emit-module-path "$BIN/fuzz-gmap/GMapChecksum.swiftmodule" \
+        -emit-library -static $CHECKSUM_SOURCES -o "$BIN/fuzz-gmap/libGMapChecksum.a"
+fi
+if wants reader; then
+    # The reader target is one module: the harness and every file of GMap (against GMapChecksum).
+    # shellcheck disable=SC2086
+    compile "${FUZZ_FLAGS[@]}" -module-name ReaderFuzzer -I "$BIN/fuzz-gmap" $GMAP_SOURCES ReaderFuzzer/main.swift \
+        "$BIN/fuzz-gmap/libGMapChecksum.a" -o "$BIN/reader-fuzzer" "${LINKER[@]}"
     # The seed maker (no sanitizers) builds small maps from the fixtures for the reader's corpus:
     # formats 3 (both top-level forms, split factors 2, 3 and 5), 2.1, 2.0 and 1.0, and layered maps.
     # shellcheck disable=SC2086
-    compile -parse-as-library -Onone "${PACKAGE[@]}" -module-name GMap -emit-module -emit-module-path "$BIN/plain-gmap/GMap.swiftmodule" \
+    compile -parse-as-library -Onone "${PACKAGE[@]}" -module-name GMapChecksum -emit-module \
+        -emit-module-path "$BIN/plain-gmap/GMapChecksum.swiftmodule" -emit-library -static $CHECKSUM_SOURCES -o "$BIN/plain-gmap/libGMapChecksum.a"
+    # shellcheck disable=SC2086
+    compile -parse-as-library -Onone "${PACKAGE[@]}" -module-name GMap -I "$BIN/plain-gmap" -emit-module -emit-module-path "$BIN/plain-gmap/GMap.swiftmodule" \
         -emit-library -static $GMAP_SOURCES -o "$BIN/plain-gmap/libGMap.a"
     # shellcheck disable=SC2086
     compile -parse-as-library -Onone "${PACKAGE[@]}" -module-name GMapCodecs -I "$BIN/plain-gmap" -emit-module \
         -emit-module-path "$BIN/plain-gmap/GMapCodecs.swiftmodule" -emit-library -static $CODECS_SOURCES -o "$BIN/plain-gmap/libGMapCodecs.a"
     # shellcheck disable=SC2086
     compile -Onone "${PACKAGE[@]}" -module-name SeedMaker -I "$BIN/plain-gmap" $BUILDER_SOURCES SeedMaker/main.swift \
-        "$BIN/plain-gmap/libGMapCodecs.a" "$BIN/plain-gmap/libGMap.a" -o "$BIN/seed-maker"
+        "$BIN/plain-gmap/libGMapCodecs.a" "$BIN/plain-gmap/libGMap.a" "$BIN/plain-gmap/libGMapChecksum.a" -o "$BIN/seed-maker"
 fi
 if wants builder || wants pbf; then
     # GMap as an instrumented static library, then the harness with every file of GMapBuilder.
     # shellcheck disable=SC2086
-    compile "${FUZZ_FLAGS[@]}" -module-name GMap -emit-module -emit-module-path "$BIN/fuzz-gmap/GMap.swiftmodule" \
+    compile "${FUZZ_FLAGS[@]}" -module-name GMap -I "$BIN/fuzz-gmap" -emit-module -emit-module-path "$BIN/fuzz-gmap/GMap.swiftmodule" \
         -emit-library -static $GMAP_SOURCES -o "$BIN/fuzz-gmap/libGMap.a"
     # GMapCodecs (DEFLATE, gzip, ZIP) likewise: the builder imports it.
     # shellcheck disable=SC2086
@@ -99,12 +109,12 @@ if wants pbf; then
     # The OSM PBF reader, street network, places and location context: GMapBuilder and the harness.
     # shellcheck disable=SC2086
     compile "${FUZZ_FLAGS[@]}" -module-name PBFFuzzer -I "$BIN/fuzz-gmap" $BUILDER_SOURCES PBFFuzzer/main.swift \
-        "$BIN/fuzz-gmap/libGMapCodecs.a" "$BIN/fuzz-gmap/libGMap.a" -o "$BIN/pbf-fuzzer" "${LINKER[@]}"
+        "$BIN/fuzz-gmap/libGMapCodecs.a" "$BIN/fuzz-gmap/libGMap.a" "$BIN/fuzz-gmap/libGMapChecksum.a" -o "$BIN/pbf-fuzzer" "${LINKER[@]}"
 fi
 if wants builder; then
     # shellcheck disable=SC2086
     compile "${FUZZ_FLAGS[@]}" -module-name BuilderFuzzer -I "$BIN/fuzz-gmap" $BUILDER_SOURCES BuilderFuzzer/main.swift \
-        "$BIN/fuzz-gmap/libGMapCodecs.a" "$BIN/fuzz-gmap/libGMap.a" -o "$BIN/builder-fuzzer" "${LINKER[@]}"
+        "$BIN/fuzz-gmap/libGMapCodecs.a" "$BIN/fuzz-gmap/libGMap.a" "$BIN/fuzz-gmap/libGMapChecksum.a" -o "$BIN/builder-fuzzer" "${LINKER[@]}"
 fi
 if wants coordinate; then
     compile "${FUZZ_FLAGS[@]}" -module-name CoordinateFuzzer "$BIN/src/CoordinateParser.swift" CoordinateFuzzer/main.swift \

@@ -1,6 +1,7 @@
 // libFuzzer target: arbitrary bytes opened as a `.gmap` map.
 //
-// Compiled together with every file of Sources/GMap (one module), so it needs no `import GMap`.
+// Compiled together with every file of Sources/GMap (one module), so it needs no `import GMap`
+// (against the GMapChecksum module, which GMap's files import for CRC-32).
 // Opens the input both in place (`GMap(unsafeBuffer:)`) and as a copy (`GMap(bytes:)`); the two
 // must agree on whether the bytes open, on the error, and on every answer. When the map opens,
 // each of its layers is queried at a spread of points (world corners, 0/0, top-level tile corners

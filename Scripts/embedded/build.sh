@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the GMap reader core and its C interface (CGMap) in Embedded Swift for 32-bit devices
+# Builds the GMap reader core (with GMapChecksum, its CRC-32) and its C interface (CGMap) in Embedded Swift for 32-bit devices
 # (armv7em, wasm32, i686) and for the host, then checks that the Embedded builds answer exactly as
 # the normal build does:
 #   - an Embedded Swift host program (Scripts/embedded/host) that reads the map into memory and
@@ -18,20 +18,26 @@ out=${GMAP_EMBEDDED_OUT:-.build/embedded}
 mkdir -p "$out"
 
 embedded_flags=(-enable-experimental-feature Embedded -wmo -parse-as-library -Osize -Xfrontend -function-sections -package-name gmap)
+checksum_sources=$(find Sources/GMapChecksum -name '*.swift' | sort)
 core_sources=$(find Sources/GMap -name '*.swift' | sort)
 cgmap_sources=$(find Sources/CGMap -name '*.swift' | sort)
 host_triple=$(swiftc -print-target-info | sed -nE 's/.*"unversionedTriple": "([^"]+)".*/\1/p' | head -1)
 
-# compile TRIPLE: GMap's module and object, then CGMap's object, into $out/TRIPLE.
-# (The object is compiled apart from the module, and not named after it: swiftc then keeps
+# compile TRIPLE: GMapChecksum's module and object, then GMap's (which imports GMapChecksum), then
+# CGMap's object, into $out/TRIPLE, as SwiftPM builds the targets: one Embedded module each.
+# (Each object is compiled apart from its module, and not named after it: swiftc then keeps
 # -function-sections, which the size measurement's --gc-sections needs.)
 compile() {
     local triple=$1 dir="$out/$1"
     mkdir -p "$dir/modules"
     # shellcheck disable=SC2086
-    swiftc "${embedded_flags[@]}" -target "$triple" -module-name GMap -emit-module -emit-module-path "$dir/modules/GMap.swiftmodule" $core_sources
+    swiftc "${embedded_flags[@]}" -target "$triple" -module-name GMapChecksum -emit-module -emit-module-path "$dir/modules/GMapChecksum.swiftmodule" $checksum_sources
     # shellcheck disable=SC2086
-    swiftc "${embedded_flags[@]}" -target "$triple" -module-name GMap -c $core_sources -o "$dir/gmap-core.o"
+    swiftc "${embedded_flags[@]}" -target "$triple" -module-name GMapChecksum -c $checksum_sources -o "$dir/gmap-checksum.o"
+    # shellcheck disable=SC2086
+    swiftc "${embedded_flags[@]}" -target "$triple" -module-name GMap -I "$dir/modules" -emit-module -emit-module-path "$dir/modules/GMap.swiftmodule" $core_sources
+    # shellcheck disable=SC2086
+    swiftc "${embedded_flags[@]}" -target "$triple" -module-name GMap -I "$dir/modules" -c $core_sources -o "$dir/gmap-core.o"
     # shellcheck disable=SC2086
     swiftc "${embedded_flags[@]}" -target "$triple" -module-name CGMap -I "$dir/modules" -c $cgmap_sources -o "$dir/cgmap.o"
 }
@@ -40,7 +46,7 @@ echo "== Embedded Swift: the core and the C interface for 32-bit targets and the
 for triple in armv7em-none-none-eabi wasm32-unknown-none-wasm i686-unknown-none-elf "$host_triple"; do
     compile "$triple"
     pointer_bits=$(swiftc -print-target-info -target "$triple" | sed -nE 's/.*"pointerWidthInBits": ([0-9]+).*/\1/p')
-    sizes=$(llvm-size "$out/$triple/gmap-core.o" "$out/$triple/cgmap.o" | awk 'NR > 1 { printf "%s %s text %d, data %d, bss %d; ", $6, "", $1, $2, $3 }')
+    sizes=$(llvm-size "$out/$triple/gmap-checksum.o" "$out/$triple/gmap-core.o" "$out/$triple/cgmap.o" | awk 'NR > 1 { printf "%s %s text %d, data %d, bss %d; ", $6, "", $1, $2, $3 }')
     echo "$triple ($pointer_bits-bit): ${sizes//$out\/$triple\//}"
 done
 
@@ -51,7 +57,8 @@ firmware() {
     local roots=()
     for symbol in "$@"; do roots+=(-u "$symbol"); done
     ld.lld --gc-sections -e 0 "${roots[@]}" --unresolved-symbols=ignore-all \
-        "$out/armv7em-none-none-eabi/gmap-core.o" "$out/armv7em-none-none-eabi/cgmap.o" -o "$out/armv7em-$name.elf"
+        "$out/armv7em-none-none-eabi/gmap-core.o" "$out/armv7em-none-none-eabi/cgmap.o" "$out/armv7em-none-none-eabi/gmap-checksum.o" \
+        -o "$out/armv7em-$name.elf"
     local text rodata
     text=$(llvm-size -A "$out/armv7em-$name.elf" | awk '$1 == ".text" { print $2 }')
     rodata=$(llvm-size -A "$out/armv7em-$name.elf" | awk '$1 == ".rodata" { print $2 }')
@@ -71,9 +78,9 @@ echo "== host programs"
 host="$out/$host_triple"
 swiftc "${embedded_flags[@]}" -target "$host_triple" -module-name GMapEmbeddedHost -I "$host/modules" \
     -import-bridging-header Scripts/embedded/host/platform.h -c Scripts/embedded/host/main.swift -o "$host/host-main.o"
-clang -fuse-ld=lld -O2 -Wall -Werror Scripts/embedded/host/platform-libc.c "$host/host-main.o" "$host/gmap-core.o" \
+clang -fuse-ld=lld -O2 -Wall -Werror Scripts/embedded/host/platform-libc.c "$host/host-main.o" "$host/gmap-core.o" "$host/gmap-checksum.o" \
     -Wl,--gc-sections -Wl,-z,now -lm -o "$out/gmap-embedded-host" # -z now: no lazy binding inside the measured stack
-clang -fuse-ld=lld -std=c11 -O2 -Wall -Wextra -Werror -I Sources/CGMap/include Examples/c/query.c "$host/gmap-core.o" "$host/cgmap.o" \
+clang -fuse-ld=lld -std=c11 -O2 -Wall -Wextra -Werror -I Sources/CGMap/include Examples/c/query.c "$host/gmap-core.o" "$host/gmap-checksum.o" "$host/cgmap.o" \
     -Wl,--gc-sections -lm -o "$out/query-embedded"
 for program in gmap-embedded-host query-embedded; do
     if nm -u "$out/$program" | grep -qE '_swift_stdlib_|arc4random|swift_'; then

@@ -43,42 +43,26 @@ public struct BuildOptions: Sendable, Equatable {
     /// The default options.
     public init() {}
 
-    /// Checks the tiling options: split factor 2…16, depth 0…12, at least one edge per tile, a
-    /// tile size above 0 and at most 20°. The messages name the options as properties, not as the
-    /// command line's flags (the tool adds those).
+    /// Checks the tiling options (``Setting``, in that order): split factor 2…16, depth 0…12, at
+    /// least one edge per tile, a tile size above 0 and at most 20°. The first setting out of its
+    /// range throws ``BuildError/outOfRange(_:value:range:)``, whose message names the option as a
+    /// property, not as the command line's flag (the tool adds that).
     public func validate() throws {
-        guard Self.splitFactorRange.contains(splitFactor) else {
-            throw BuildError("the split factor must be between \(Self.splitFactorRange.lowerBound) and \(Self.splitFactorRange.upperBound) (it is \(splitFactor))", setting: .splitFactor)
-        }
-        guard Self.maximumDepthRange.contains(maximumDepth) else {
-            throw BuildError("the maximum split depth must be between \(Self.maximumDepthRange.lowerBound) and \(Self.maximumDepthRange.upperBound) (it is \(maximumDepth))", setting: .maximumDepth)
-        }
-        guard maximumEdgesPerTile >= 1 else {
-            throw BuildError("the most edges per tile must be at least 1 (it is \(maximumEdgesPerTile))", setting: .maximumEdgesPerTile)
-        }
-        if let size = tileSize {
-            guard size >= 1, size <= 20 * quantizer.unitsPerDegree else {
-                throw BuildError("the tile size must be more than 0 and at most 20 degrees", setting: .tileSize)
+        for setting in Setting.allCases {
+            guard let value = setting.value(in: self) else { continue }
+            let range = setting.acceptedValues(quantizer: quantizer)
+            guard range.contains(value) else {
+                throw BuildError.outOfRange(setting, value: value, range: range)
             }
         }
-    }
-
-    /// The tiling settings ``validate()`` checks: a ``BuildError`` about one of them names it.
-    public enum Setting: String, Sendable, Equatable, CaseIterable {
-        /// ``BuildOptions/splitFactor``.
-        case splitFactor
-        /// ``BuildOptions/maximumDepth``.
-        case maximumDepth
-        /// ``BuildOptions/maximumEdgesPerTile``.
-        case maximumEdgesPerTile
-        /// ``BuildOptions/tileSize``.
-        case tileSize
     }
 
     /// The split factors a build accepts.
     public static let splitFactorRange = 2...16
     /// The split depths a build accepts.
     public static let maximumDepthRange = 0...12
+    /// The largest top-level tile a build accepts, in degrees (its width and height).
+    public static let largestTileDegrees: Int64 = 20
 
     /// The candidate tile sizes, in degrees, that the automatic choice picks from.
     public static let candidateTileDegrees: [Double] = [1.0 / 64, 1.0 / 32, 1.0 / 16, 1.0 / 8, 0.25, 0.5, 1, 2, 4, 8, 16]

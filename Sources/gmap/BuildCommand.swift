@@ -43,7 +43,7 @@ enum BuildCommand: Command {
         do {
             try options.validate()
         } catch let error as BuildError {
-            guard let setting = error.setting else { throw CommandFailure(message: error.description) }
+            guard case .outOfRange(let setting, _, _)? = error.reason else { throw CommandFailure(message: error.description) }
             throw CommandFailure(message: "\(flag(for: setting)): \(error.description)")
         }
         let started = Date()
@@ -186,8 +186,8 @@ enum BuildCommand: Command {
             options.quantizer = quantizer
         }
         if let text = list.value("--tile-size") {
-            guard let degrees = Double(text), degrees > 0, degrees <= 20 else {
-                throw CommandFailure(message: "--tile-size '\(text)' must be a number of degrees above 0 and at most 20")
+            guard let degrees = Double(text), degrees > 0, degrees <= Double(BuildOptions.largestTileDegrees) else {
+                throw CommandFailure(message: "--tile-size '\(text)' must be a number of degrees above 0 and at most \(BuildOptions.largestTileDegrees)")
             }
             options.tileSize = max(1, Int64((degrees * Double(options.quantizer.unitsPerDegree)).rounded()))
         }

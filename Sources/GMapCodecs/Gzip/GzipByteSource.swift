@@ -1,4 +1,4 @@
-import GMap
+import GMapChecksum
 
 /// The decompressed bytes of gzip data (RFC 1952), decoded as they are read.
 ///

@@ -1,4 +1,4 @@
-import GMap
+import GMapChecksum
 
 /// Writes a ``Raster`` as a PNG file (PNG specification, third edition): signature, IHDR, PLTE
 /// for a palette, IDAT chunks of zlib-compressed filtered rows, IEND.

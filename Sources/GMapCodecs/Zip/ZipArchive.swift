@@ -1,4 +1,4 @@
-import GMap
+import GMapChecksum
 
 /// A ZIP archive in memory (PKWARE APPNOTE): its central directory, and entries stored or deflated.
 ///

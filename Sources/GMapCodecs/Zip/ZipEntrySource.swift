@@ -1,4 +1,4 @@
-import GMap
+import GMapChecksum
 
 /// The uncompressed bytes of one ZIP entry, decoded as they are read (``ZipArchive/source(of:)``).
 ///

@@ -1,3 +1,5 @@
+import GMapChecksum
+
 /// One thing wrong with a map: where it is and what is wrong.
 public struct MapProblem: Sendable, Hashable, CustomStringConvertible {
     /// The part of the file: a section, a tile, a feature record.
