@@ -31,7 +31,7 @@ enum BenchCommand: Command {
     }
 
     static let name = "bench"
-    static let summary = "measures opening, lookups, memory and threads"
+    static let summary = "measures opening, lookups, memory, threads and the batch path, against another map or C"
     static let options: Set<String> = ["--points", "--runs", "--seed", "--near", "--points-file", "--answers", "--save-points", "--walks", "--osm", "--against", "--c-reader"]
     static let flags: Set<String> = ["--json"]
 
@@ -275,8 +275,9 @@ extension BenchCommand {
       batch      the path of gmap query MAP - (blocks, parsing, answers into a buffer) over the
                  first set as "lat lon" lines with six decimals, held in memory, the answers
                  written to /dev/null: the median over R runs of ns per line and lines per
-                 second, with 1 thread and with every core (--threads); a map of several layers
-                 given as a file answers in every layer there, so only the first 20,000 lines
+                 second, with 1 thread and with every core (--threads). A map of several
+                 layers given as a file answers in every layer, as gmap query does: then only
+                 the first 20,000 lines
       against    with --against OTHER.gmap: the first layer of OTHER (the same data built with
                  gmap build --format 2.1, say) timed on the very same point sets, its runs and
                  this map's interleaved (A B A B ..., R each after an untimed pass of each), the
@@ -335,9 +336,9 @@ extension BenchCommand {
     --against against{map, bytes, format, features, map_format, map_features, sample_points,
     sample_differing, sets[name, points, runs, ns_median, other_ns_median, ratio]}; with
     --c-reader c_reader{path, rounds, runs, sets[name, points, found, c_found, ns_median,
-    c_ns_median, ratio]}; on a location map where{walks, fixes, runs, update_us_p50, update_us_p99, update_us_mean,
-    once_us_p50, once_us_p99, along, inside, other, unknown, rss_after_walks_kb, geocode{addresses,
-    found, us_p50, us_p99, ten_us_p50, ten_us_p99}}; with --osm
+    c_ns_median, ratio]}; on a location map where{walks, fixes, runs, update_us_p50,
+    update_us_p99, update_us_mean, once_us_p50, once_us_p99, along, inside, other, unknown,
+    rss_after_walks_kb, geocode{addresses, found, us_p50, us_p99, ten_us_p50, ten_us_p99}}; with --osm
     build{input, builds, ms_median, ms_max, peak_rss_kb, peak_rss_before_kb, bytes}; for a map of
     several layers placemark{points, with_locality, layers, us_p50, us_p99, us_mean, once_us_p50}; on a location
     map stack{points, with_thoroughfare, with_locality, us_p50, us_p99, us_mean, map_us_p50,
