@@ -7,7 +7,7 @@ import GMap
 /// Every other line goes through ``CoordinateParser/line(_:)``, so output and messages are those
 /// of reading line by line.
 struct BatchQuery: Sendable {
-    /// The map answered from; nil when ``run(reader:threads:write:)`` is given the writer of a point's answer.
+    /// The map answered from; nil when ``run(reader:threads:output:write:)`` is given the writer of a point's answer.
     let map: GMap?
     let style: OutputStyle
     let layered: Bool
@@ -51,13 +51,14 @@ struct BatchQuery: Sendable {
     /// part's first line (0).
     typealias Answers = BlockOutput
 
-    /// Answers every line of `reader` with `threads` threads; returns the exit code. With `write`,
-    /// a point's answer is what `write` writes for it, the lines read and parsed as for a map.
-    func run(reader: LineReader, threads: Int, write: Writer? = nil) -> Int32 {
+    /// Answers every line of `reader` with `threads` threads, writing to `output` (standard output
+    /// unless `gmap bench` times it); returns the exit code. With `write`, a point's answer is what
+    /// `write` writes for it, the lines read and parsed as for a map.
+    func run(reader: LineReader, threads: Int, output: StandardOutput = .shared, write: Writer? = nil) -> Int32 {
         var reader = reader
         var block = Block()
         var finished = false
-        var pipeline = BlockPipeline { before, first, line in before + first + line + 1 }
+        var pipeline = BlockPipeline(output: output) { before, first, line in before + first + line + 1 }
         while !finished {
             block.removeAll()
             while block.count < Self.blockLines && block.bytes.count < Self.blockBytes {

@@ -15,11 +15,14 @@ struct BlockPipeline {
     /// What a message calls a problem's line, from the items written before its block, the first
     /// item of its part, and the line its answer recorded.
     let lineNumber: (_ before: Int, _ partFirst: Int, _ line: Int) -> Int
+    /// Where the answers go: standard output, or for `gmap bench` /dev/null.
+    let output: StandardOutput
     /// Items (lines or rows) written so far, and how many of them were bad.
     private(set) var written = 0, bad = 0
     private var inFlight: Flight?
 
-    init(lineNumber: @escaping (_ before: Int, _ partFirst: Int, _ line: Int) -> Int) {
+    init(output: StandardOutput = .shared, lineNumber: @escaping (_ before: Int, _ partFirst: Int, _ line: Int) -> Int) {
+        self.output = output
         self.lineNumber = lineNumber
     }
 
@@ -75,10 +78,10 @@ struct BlockPipeline {
         }
     }
 
-    /// Writes the block still being answered, if any, and flushes standard output.
+    /// Writes the block still being answered, if any, and flushes the output.
     mutating func finish() {
         flush()
-        StandardOutput.shared.flush()
+        output.flush()
     }
 
     private mutating func flush() {
@@ -87,7 +90,6 @@ struct BlockPipeline {
     }
 
     private mutating func write(_ flight: Flight) {
-        let output = StandardOutput.shared
         for (first, part) in flight.outputs {
             var offset = 0
             for problem in part.problems {

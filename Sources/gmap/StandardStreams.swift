@@ -1,11 +1,18 @@
 import GMapBuilder
 
-/// Buffered standard output: batch queries print millions of short lines.
+/// Buffered standard output: batch queries print millions of short lines. Another descriptor
+/// (`gmap bench` times the batch path writing to /dev/null) gets an output of its own.
 final class StandardOutput {
     nonisolated(unsafe) static let shared = StandardOutput()
     private var buffer: [UInt8] = []
+    /// Where the bytes go: 1 for standard output.
+    private let descriptor: Int32
 
-    init() { buffer.reserveCapacity(1 << 16) }
+    /// An output writing to `descriptor` (standard output by default), which the caller keeps open.
+    init(descriptor: Int32 = 1) {
+        self.descriptor = descriptor
+        buffer.reserveCapacity(1 << 16)
+    }
 
     func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
@@ -21,7 +28,7 @@ final class StandardOutput {
         }
         flush()
         if failure == nil {
-            let error = bytes.withUnsafeBytes { SystemCalls.writeAll(descriptor: 1, UnsafeRawBufferPointer(rebasing: $0[range])) }
+            let error = bytes.withUnsafeBytes { SystemCalls.writeAll(descriptor: descriptor, UnsafeRawBufferPointer(rebasing: $0[range])) }
             if error != 0 { failure = error }
         }
     }
@@ -41,7 +48,7 @@ final class StandardOutput {
     func flush() {
         guard !buffer.isEmpty else { return }
         if failure == nil {
-            let error = buffer.withUnsafeBytes { SystemCalls.writeAll(descriptor: 1, $0) }
+            let error = buffer.withUnsafeBytes { SystemCalls.writeAll(descriptor: descriptor, $0) }
             if error != 0 { failure = error }
         }
         buffer.removeAll(keepingCapacity: true)
@@ -86,6 +93,15 @@ struct LineReader {
     init(descriptor: Int32 = 0, maximumBytes: Int = LineReader.defaultMaximumBytes) {
         self.descriptor = descriptor
         self.maximumBytes = maximumBytes
+    }
+
+    /// A reader of lines already in memory (`gmap bench` times the batch path on them): `bytes` is
+    /// the whole input, read as a descriptor's would be, and nothing more is read.
+    init(bytes: [UInt8], maximumBytes: Int = LineReader.defaultMaximumBytes) {
+        self.descriptor = -1
+        self.maximumBytes = maximumBytes
+        buffer = bytes
+        finished = true
     }
 
     /// Looks at the first bytes before any line is read: skips a UTF-8 byte order mark, and returns

@@ -2,9 +2,11 @@ import Dispatch
 import Foundation
 import GMap
 
-/// `gmap bench MAP`: open time, lookup speed on several point sets, cost per lookup, memory and
-/// multi-threaded throughput, from repeated runs; on a location map also `where` (``LocationBench``);
-/// with `--osm FILE.osm.pbf`, first the build of that location map (``BuildBench``).
+/// `gmap bench MAP`: open time, lookup speed on several point sets, cost per lookup, memory,
+/// multi-threaded throughput and the batch path (``BatchBench``), from repeated runs; on a location
+/// map also `where` (``LocationBench``); with `--osm FILE.osm.pbf`, first the build of that location
+/// map (``BuildBench``); with `--against OTHER` another map on the same points (``AgainstBench``),
+/// with `--c-reader PATH` the C reference reader (``CReaderBench``).
 enum BenchCommand: Command {
     /// What the command was asked to do.
     struct Settings {
@@ -22,11 +24,15 @@ enum BenchCommand: Command {
         var walks = 200
         /// `--osm`: the PBF file to build a location map from, timed, before measuring that map.
         var osmFile: String?
+        /// `--against`: another map timed on the same point sets.
+        var againstFile: String?
+        /// `--c-reader`: a built `gmap_ref` timed on the same point sets.
+        var cReaderFile: String?
     }
 
     static let name = "bench"
-    static let summary = "measures opening, lookups, memory and threads"
-    static let options: Set<String> = ["--points", "--runs", "--seed", "--near", "--points-file", "--answers", "--save-points", "--walks", "--osm"]
+    static let summary = "measures opening, lookups, memory, threads and the batch path, against another map or C"
+    static let options: Set<String> = ["--points", "--runs", "--seed", "--near", "--points-file", "--answers", "--save-points", "--walks", "--osm", "--against", "--c-reader"]
     static let flags: Set<String> = ["--json"]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
@@ -40,6 +46,9 @@ enum BenchCommand: Command {
         defer { if let build { unlink(build.mapPath) } }
         var report = try measure(settings)
         report.build = build
+        for warning in (report.against?.warnings ?? []) + (report.cReader?.warnings ?? []) {
+            StandardError.write("gmap: warning: \(warning)\n")
+        }
         StandardOutput.shared.write(settings.json ? report.json : report.text)
         return ExitCode.success
     }
@@ -76,6 +85,18 @@ enum BenchCommand: Command {
             guard !osm.isEmpty else { throw CommandFailure(message: "--osm needs an OpenStreetMap PBF file: gmap bench --osm FILE.osm.pbf") }
             settings.osmFile = osm
         }
+        if let other = list.value("--against") {
+            guard !other.isEmpty else { throw CommandFailure(message: "--against needs a map to compare with: gmap bench MAP --against OTHER.gmap") }
+            settings.againstFile = other
+        }
+        if let reader = list.value("--c-reader") {
+            do {
+                try ChildProcess.checkExecutable(reader)
+            } catch {
+                throw CommandFailure(message: CReaderBench.Failure.cannotRun(error).description)
+            }
+            settings.cReaderFile = reader
+        }
         settings.json = list.has("--json")
         // Checked before anything is measured, as build, export and render check theirs: an output
         // that is an input (the map, the points file, the PBF file) or not a regular file is refused.
@@ -97,6 +118,7 @@ enum BenchCommand: Command {
             opens.append(Stopwatch.now() - start)
         }
         guard let map = opened else { throw CommandFailure(message: "\(settings.path): could not be opened") }
+        let other = try settings.againstFile.map { try MapLocation.argument($0).open() }
         report.byteCount = map.byteCount
         report.featureCount = map.featureCount
         report.openMicroseconds = (Stopwatch.percentile(opens, 0.5) * 1e6, Stopwatch.percentile(opens, 0.99) * 1e6, opens.count)
@@ -121,12 +143,7 @@ enum BenchCommand: Command {
             sets.append(("near border", BenchPoints.repeated(distinct, to: settings.pointCount)))
         }
         if let file = settings.savePointsFile {
-            var text = ""
-            for (name, points) in sets {
-                text += "# \(name): \(points.count) points\n"
-                for point in points { text += "\(point.latitude),\(point.longitude)\n" }
-            }
-            try OutputFile.write(Array(text.utf8), to: file)
+            try OutputFile.write(to: file) { write in try SavedPoints.write(sets, write) }
         }
         // One pass over the first set: settings.pointCount lookups (or the file's points) have run.
         report.lookupsBeforeMemory = sets[0].points.count
@@ -138,6 +155,19 @@ enum BenchCommand: Command {
             report.sets.append(measureSet(name: name, points: points, map: map, runs: settings.runs))
         }
         report.threads = measureThreads(points: sets[0].points, map: map, runs: settings.runs)
+        // What gmap query MAP - answers: every layer of a map of several layers given as a file.
+        let layered = map.layerNames.count > 1 && settings.location.origin != .bundled
+        report.batch = try BatchBench.measure(map: map, layered: layered, set: sets[0].name, points: sets[0].points, runs: settings.runs)
+        if let other, let path = settings.againstFile {
+            report.against = AgainstBench.measure(map: map, other: other, path: path, sets: sets, runs: settings.runs)
+        }
+        if let reader = settings.cReaderFile {
+            do {
+                report.cReader = try CReaderBench.measure(binary: reader, mapPath: settings.path, map: map, sets: sets, runs: settings.runs)
+            } catch {
+                throw CommandFailure(message: error.description)
+            }
+        }
         if map.layerNames.count > 1 {
             report.placemark = measurePlacemarks(points: Array(sets[0].points.prefix(20_000)), map: map)
         }
@@ -171,11 +201,9 @@ enum BenchCommand: Command {
         var perLookup: [Double] = []
         var found = 0
         for _ in 0..<runs {
-            found = 0
-            let seconds = Stopwatch.time {
-                for point in points where map.lookup(latitude: point.latitude, longitude: point.longitude) != nil { found += 1 }
-            }
-            perLookup.append(seconds / Double(points.count))
+            let pass = LookupPass.run(map, points)
+            perLookup.append(pass.nanoseconds / 1e9)
+            found = pass.found
         }
         let sample = points.prefix(200_000)
         // Single lookups, each timed alone, less the cost of reading the clock twice.
@@ -232,6 +260,7 @@ extension BenchCommand {
     static let help = """
     gmap bench [MAP] [--points N] [--runs R] [--seed S] [--near METRES] [--json] [--save-points FILE]
     gmap bench [MAP] --points-file FILE [--answers OUT] [--runs R] [--json]
+    gmap bench [MAP] [--against OTHER.gmap] [--c-reader GMAP_REF] [--points N] [--runs R] [--json]
     gmap bench --osm FILE.osm.pbf [--walks W] [--runs R] [--points N] [--json]
 
     Measures the map in this process, from repeated runs:
@@ -243,6 +272,29 @@ extension BenchCommand {
                  cost subtracted), and the edges stored in each point's tile (mean, p99): what a
                  lookup may test
       threads    lookups per second over the first set split across 1 thread and every core
+      batch      the path of gmap query MAP - (blocks, parsing, answers into a buffer) over the
+                 first set as "lat lon" lines with six decimals, held in memory, the answers
+                 written to /dev/null: the median over R runs of ns per line and lines per
+                 second, with 1 thread and with every core (--threads). A map of several
+                 layers given as a file answers in every layer, as gmap query does: then only
+                 the first 20,000 lines
+      against    with --against OTHER.gmap: the first layer of OTHER (the same data built with
+                 gmap build --format 2.1, say) timed on the very same point sets, its runs and
+                 this map's interleaved (A B A B ..., R each after an untimed pass of each), the
+                 two medians and the ratio MAP / OTHER per set (above 1: OTHER is faster).
+                 Before timing, both are asked the first 10,000 points of every set: different
+                 feature counts in the first layers or different answers only warn (on stderr;
+                 the counts are in the report), as the ratios then compare different data, not
+                 formats. OTHER as MAP itself shows the noise of the machine
+      C reader   with --c-reader GMAP_REF, a built C reference reader (cc -O2 -std=c99 -o
+                 gmap_ref Benchmarks/c-reader/gmap_ref.c Benchmarks/c-reader/main.c -lm): the
+                 point sets are written to a temporary file (as --save-points writes them), and
+                 GMAP_REF MAP --bench FILE --runs R and R passes of this reader over each set
+                 alternate for 3 rounds; per set the medians over the rounds of each side's
+                 median, Swift / C (above 1: C is faster), and the points each found. A missing or
+                 not executable GMAP_REF, its failure or output other than one line per set
+                 (name, points, found, runs, median ns, best ns, tab-separated) stop the bench
+                 with exit 2
       placemark  a map of several layers (the shipped one): whole placemarks (every layer, the
                  nearest town included), timed one by one on the first 20,000 points of the
                  first set (p50, p99, mean in µs, clock cost subtracted), through a MapStack of
@@ -279,10 +331,14 @@ extension BenchCommand {
     id per line in input order, an empty line where no feature contains the point. --json prints
     one JSON object (keys: map, bytes, features, open_us, rss_open_kb, rss_after_kb,
     process_rss_open_kb, process_rss_after_kb, sets[name, points, found, runs, ns_median, ns_p99,
-    single_ns_p50, single_ns_p99, edges_mean, edges_p99], threads[threads, lookups_per_second]; on a
-    location map where{walks, fixes, runs, update_us_p50, update_us_p99, update_us_mean,
-    once_us_p50, once_us_p99, along, inside, other, unknown, rss_after_walks_kb, geocode{addresses,
-    found, us_p50, us_p99, ten_us_p50, ten_us_p99}}; with --osm
+    single_ns_p50, single_ns_p99, edges_mean, edges_p99], threads[threads, lookups_per_second],
+    batch{set, lines, runs, layered, threads[threads, ns_per_line, lines_per_second]}; with
+    --against against{map, bytes, format, features, map_format, map_features, sample_points,
+    sample_differing, sets[name, points, runs, ns_median, other_ns_median, ratio]}; with
+    --c-reader c_reader{path, rounds, runs, sets[name, points, found, c_found, ns_median,
+    c_ns_median, ratio]}; on a location map where{walks, fixes, runs, update_us_p50,
+    update_us_p99, update_us_mean, once_us_p50, once_us_p99, along, inside, other, unknown,
+    rss_after_walks_kb, geocode{addresses, found, us_p50, us_p99, ten_us_p50, ten_us_p99}}; with --osm
     build{input, builds, ms_median, ms_max, peak_rss_kb, peak_rss_before_kb, bytes}; for a map of
     several layers placemark{points, with_locality, layers, us_p50, us_p99, us_mean, once_us_p50}; on a location
     map stack{points, with_thoroughfare, with_locality, us_p50, us_p99, us_mean, map_us_p50,
@@ -296,6 +352,7 @@ extension BenchCommand {
       gmap bench world.gmap --points 200000 --runs 5 --json
       gmap bench tz.gmap --points-file points.csv --answers answers.txt
       gmap bench --osm Helsinki.osm.pbf --points 100000
+      gmap bench world.gmap --against world-2.1.gmap --c-reader ./gmap_ref --runs 7
 
     """
 }

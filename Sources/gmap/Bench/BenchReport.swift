@@ -57,9 +57,18 @@ struct BenchReport {
     var build: BuildBench.Report?
     /// On a location map: the placemark of it stacked on the shipped world map.
     var stack: StackBench.Report?
+    /// The batch path (`gmap query MAP -`) over the first set.
+    var batch: BatchBench.Report?
+    /// With `--against OTHER`: the other map on the same sets, interleaved.
+    var against: AgainstBench.Report?
+    /// With `--c-reader PATH`: the C reference reader on the same sets, interleaved.
+    var cReader: CReaderBench.Report?
 
     private static func kib(_ value: Int?) -> String { value.map { "\($0) KiB" } ?? "n/a" }
     private static func f(_ value: Double) -> String { Stopwatch.format(value) }
+    private static func r(_ value: Double) -> String { Stopwatch.formatRatio(value) }
+    /// A set's name in the column of the set lines below a comparison's first line.
+    private static func indented(_ name: String) -> String { "  " + name.padding(toLength: 11, withPad: " ", startingAt: 0) }
 
     var text: String {
         var lines: [String] = []
@@ -73,6 +82,27 @@ struct BenchReport {
         if let one = threads.first {
             let parts = threads.map { "\($0.threads) thread\($0.threads == 1 ? "" : "s") \(Self.f($0.lookupsPerSecond / 1e6)) M/s (\(Self.f($0.lookupsPerSecond / one.lookupsPerSecond))×)" }
             lines.append("threads       \(parts.joined(separator: ", ")) on the \(sets.first?.name ?? "") points")
+        }
+        if let batch, let one = batch.results.first {
+            let parts = batch.results.map {
+                "\($0.threads) thread\($0.threads == 1 ? "" : "s") \(Self.f($0.nanosecondsPerLine)) ns/line (\(Self.f($0.linesPerSecond / 1e6)) M lines/s"
+                    + ($0.threads == 1 ? ")" : ", \(Self.f(one.nanosecondsPerLine / max($0.nanosecondsPerLine, 1e-9)))×)")
+            }
+            let answer = batch.layered ? "every layer's answers" : "ids"
+            lines.append("batch         \(parts.joined(separator: ", ")); gmap query MAP - over \(batch.lines) \(batch.set) points as \"lat lon\" lines in memory, \(answer) written to /dev/null; \(batch.runs) runs")
+        }
+        if let against {
+            lines.append("against       \(against.path): format \(against.format), \(against.byteCount) bytes, \(against.featureCount) features (this map: format \(against.mapFormat), \(byteCount) bytes, \(against.mapFeatureCount) features); \(against.differing) of \(against.sampled) sample points answered differently")
+            for set in against.sets {
+                lines.append("\(Self.indented(set.name)) \(Self.f(set.mapNanoseconds)) ns/lookup against \(Self.f(set.otherNanoseconds)) ns: ratio \(Self.r(set.ratio)) (this map ÷ the other); medians of \(set.runs) interleaved runs × \(set.points) points")
+            }
+        }
+        if let cReader {
+            lines.append("C reader      \(cReader.path): \(cReader.rounds) rounds of \(cReader.runs) runs, alternating with this reader's (gm_lookup against lookup in the first layer)")
+            for set in cReader.sets {
+                let found = set.cFound == set.swiftFound ? "\(set.cFound) found by both" : "\(set.swiftFound) found by gmap, \(set.cFound) by the C reader"
+                lines.append("\(Self.indented(set.name)) \(Self.f(set.swiftNanoseconds)) ns/lookup against \(Self.f(set.cNanoseconds)) ns: Swift ÷ C \(Self.r(set.ratio)); \(set.points) points, \(found)")
+            }
         }
         if let build {
             lines.append("build         median \(Self.f(build.secondsMedian * 1e3)) ms, slowest \(Self.f(build.secondsMax * 1e3)) ms (\(build.builds) builds of \(build.input), read and build); peak RSS \(Self.kib(build.peakKiBAfter)) (\(Self.kib(build.peakKiBBefore)) before); \(build.mapBytes) bytes")
@@ -96,6 +126,7 @@ struct BenchReport {
 
     var json: String {
         func number(_ value: Double) -> String { value.isFinite ? Self.f(value) : "null" }
+        func ratio(_ value: Double) -> String { value.isFinite ? Self.r(value) : "null" }
         func optional(_ value: Int?) -> String { value.map(String.init) ?? "null" }
         let setText = sets.map { set in
             "{\"name\":\(JSONText.string(set.name)),\"points\":\(set.points),\"found\":\(set.found),\"runs\":\(set.runs),"
@@ -109,6 +140,22 @@ struct BenchReport {
             + "\"rss_open_kb\":\(optional(mappedKiBAfterOpen)),\"rss_after_kb\":\(optional(mappedKiBAfterLookups)),\"lookups_before_rss_after\":\(lookupsBeforeMemory),"
             + "\"process_rss_open_kb\":\(optional(processKiBAfterOpen)),\"process_rss_after_kb\":\(optional(processKiBAfterLookups)),"
             + "\"sets\":[\(setText)],\"threads\":[\(threadText)]"
+            + (batch.map { batch in
+                ",\"batch\":{\"set\":\(JSONText.string(batch.set)),\"lines\":\(batch.lines),\"runs\":\(batch.runs),\"layered\":\(batch.layered),\"threads\":["
+                    + batch.results.map { "{\"threads\":\($0.threads),\"ns_per_line\":\(number($0.nanosecondsPerLine)),\"lines_per_second\":\(number($0.linesPerSecond))}" }.joined(separator: ",")
+                    + "]}"
+            } ?? "")
+            + (against.map { against in
+                ",\"against\":{\"map\":\(JSONText.string(against.path)),\"bytes\":\(against.byteCount),\"format\":\(JSONText.string(against.format)),\"features\":\(against.featureCount),"
+                    + "\"map_format\":\(JSONText.string(against.mapFormat)),\"map_features\":\(against.mapFeatureCount),\"sample_points\":\(against.sampled),\"sample_differing\":\(against.differing),\"sets\":["
+                    + against.sets.map { "{\"name\":\(JSONText.string($0.name)),\"points\":\($0.points),\"runs\":\($0.runs),\"ns_median\":\(number($0.mapNanoseconds)),\"other_ns_median\":\(number($0.otherNanoseconds)),\"ratio\":\(ratio($0.ratio))}" }.joined(separator: ",")
+                    + "]}"
+            } ?? "")
+            + (cReader.map { c in
+                ",\"c_reader\":{\"path\":\(JSONText.string(c.path)),\"rounds\":\(c.rounds),\"runs\":\(c.runs),\"sets\":["
+                    + c.sets.map { "{\"name\":\(JSONText.string($0.name)),\"points\":\($0.points),\"found\":\($0.swiftFound),\"c_found\":\($0.cFound),\"ns_median\":\(number($0.swiftNanoseconds)),\"c_ns_median\":\(number($0.cNanoseconds)),\"ratio\":\(ratio($0.ratio))}" }.joined(separator: ",")
+                    + "]}"
+            } ?? "")
             + (build.map { ",\"build\":{\"input\":\(JSONText.string($0.input)),\"builds\":\($0.builds),\"ms_median\":\(number($0.secondsMedian * 1e3)),\"ms_max\":\(number($0.secondsMax * 1e3)),\"peak_rss_kb\":\(optional($0.peakKiBAfter)),\"peak_rss_before_kb\":\(optional($0.peakKiBBefore)),\"bytes\":\($0.mapBytes)}" } ?? "")
             + (location.map { ",\"where\":{\"walks\":\($0.walks),\"fixes\":\($0.fixes),\"runs\":\($0.runs),\"update_us_p50\":\(number($0.updateP50)),\"update_us_p99\":\(number($0.updateP99)),\"update_us_mean\":\(number($0.updateMeanMedian)),\"once_us_p50\":\(number($0.oneShotP50)),\"once_us_p99\":\(number($0.oneShotP99)),\"along\":\($0.along),\"inside\":\($0.inside),\"other\":\($0.other),\"unknown\":\($0.unknown),\"rss_after_walks_kb\":\(optional($0.residentKiBAfterWalks)),\"geocode\":{\"addresses\":\($0.geocodeQueries),\"found\":\($0.geocodeFound),\"us_p50\":\(number($0.geocodeP50)),\"us_p99\":\(number($0.geocodeP99)),\"ten_us_p50\":\(number($0.geocodeTenP50)),\"ten_us_p99\":\(number($0.geocodeTenP99))}}" } ?? "")
             + (placemark.map { ",\"placemark\":{\"points\":\($0.points),\"with_locality\":\($0.withLocality),\"layers\":\($0.layers),\"us_p50\":\(number($0.microsecondsP50)),\"us_p99\":\(number($0.microsecondsP99)),\"us_mean\":\(number($0.microsecondsMean)),\"once_us_p50\":\(number($0.onceMicrosecondsP50))}" } ?? "")

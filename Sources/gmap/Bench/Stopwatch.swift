@@ -43,4 +43,12 @@ enum Stopwatch {
     static func format(_ value: Double) -> String {
         "\((value * 10).rounded() / 10)"
     }
+
+    /// A ratio with two decimals ("1.20"), "n/a" when it is not a number.
+    static func formatRatio(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return "n/a" }
+        let hundredths = Int((abs(value) * 100).rounded())
+        let fraction = hundredths % 100
+        return (value < 0 && hundredths > 0 ? "-" : "") + "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+    }
 }
