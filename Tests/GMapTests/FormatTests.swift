@@ -49,6 +49,38 @@ final class QuantizationTests: XCTestCase {
             XCTAssertNil(q.queryPoint(latitude: bad.0, longitude: bad.1), "\(bad)")
         }
     }
+
+    /// The query point's rounding (half away from zero, without the C library's `round`) against
+    /// the standard library's: halves, values just beside them, whole numbers beyond 2^52, every
+    /// precision, and random coordinates.
+    func testQueryPointRoundsAsTheStandardLibrary() throws {
+        func expected(_ q: Quantizer, _ latitude: Double, _ longitude: Double) -> GridPoint {
+            let scale = Double(q.unitsPerDegree * GridPoint.fractionScale)
+            var x = Int64((longitude * scale).rounded(.toNearestOrAwayFromZero)), y = Int64((latitude * scale).rounded(.toNearestOrAwayFromZero))
+            if x >= q.halfTurn * GridPoint.fractionScale { x = -q.halfTurn * GridPoint.fractionScale }
+            if y >= q.quarterTurn * GridPoint.fractionScale { y = (q.quarterTurn - 1) * GridPoint.fractionScale }
+            return GridPoint(fineX: x, fineY: y)
+        }
+        var random = SplitMix64(seed: 1_126)
+        var checked = 0
+        for unitsPerDegree: Int64 in [1, 3, 100, 65_535, 1_000_000, 10_000_000] {
+            guard let q = Quantizer(unitsPerDegree: unitsPerDegree) else { return XCTFail("no quantizer of \(unitsPerDegree)") }
+            let scale = Double(unitsPerDegree * GridPoint.fractionScale)
+            var values: [Double] = [0, -0.0, 90, -90, 180, -180, 0.5 / scale, -0.5 / scale, 1.5 / scale, -2.5 / scale]
+            for _ in 0..<2_000 {
+                let whole = Double(random.below(360 * Int(unitsPerDegree)) - 180 * Int(unitsPerDegree)) / Double(unitsPerDegree)
+                // A fine half: exactly, and one double either side.
+                let half = (whole * scale + 0.5) / scale
+                values += [whole, half, half.nextUp, half.nextDown, -half, random.unit() * 360 - 180]
+            }
+            for longitude in values where abs(longitude) <= 180 {
+                let latitude = max(-90, min(90, longitude / 2))
+                XCTAssertEqual(q.queryPoint(latitude: latitude, longitude: longitude), expected(q, latitude, longitude), "\(latitude), \(longitude) at \(unitsPerDegree)")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 70_000)
+    }
 }
 
 final class TileAddressingTests: XCTestCase {

@@ -102,11 +102,24 @@ public struct Quantizer: Sendable, Hashable {
     @inlinable public func queryPoint(latitude: Double, longitude: Double) -> GridPoint? {
         guard Self.isValid(latitude: latitude, longitude: longitude) else { return nil }
         let scale = Double(unitsPerDegree * GridPoint.fractionScale)
-        var x = Int64((longitude * scale).rounded(.toNearestOrAwayFromZero))
-        var y = Int64((latitude * scale).rounded(.toNearestOrAwayFromZero))
+        var x = Self.roundedHalfAway(longitude * scale)
+        var y = Self.roundedHalfAway(latitude * scale)
         if x >= halfTurn * GridPoint.fractionScale { x = -halfTurn * GridPoint.fractionScale }
         if y >= quarterTurn * GridPoint.fractionScale { y = (quarterTurn - 1) * GridPoint.fractionScale }
         return GridPoint(fineX: x, fineY: y)
+    }
+
+    /// `value` rounded to the nearest whole number, halves away from zero, as
+    /// `Int64(value.rounded(.toNearestOrAwayFromZero))` gives it, without the C library's `round`
+    /// (a call on every lookup). `value` must lie within ±2^62.
+    ///
+    /// Exact: the integer conversion truncates toward zero, and `value − truncated` is computed
+    /// without rounding (below 2^52 both lie within a factor of two of each other or the truncated
+    /// value is 0; from 2^52 on every double is a whole number and the difference is 0).
+    @inlinable @inline(__always) static func roundedHalfAway(_ value: Double) -> Int64 {
+        let truncated = Int64(value)
+        let fraction = value - Double(truncated)
+        return fraction >= 0.5 ? truncated + 1 : (fraction <= -0.5 ? truncated - 1 : truncated)
     }
 
     /// The point a query answers for, rounded to whole units as format 1 and 2 readers did:
