@@ -169,7 +169,7 @@ struct BatchQuery: Sendable {
                             }
                         } else if layered, let stack {
                             let placemark = stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
-                            answers.output.append(contentsOf: LayeredQuery.render(placemark, style: style, featureJSON: json).utf8)
+                            LayeredQuery.write(placemark, style: style, to: &answers.output, featureJSON: json)
                         } else {
                             answers.output.append(contentsOf: (text.text(latitude: coordinate.latitude, longitude: coordinate.longitude) ?? text.noAnswer).utf8)
                         }

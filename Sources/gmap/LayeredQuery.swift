@@ -30,6 +30,38 @@ enum LayeredQuery {
         }.joined(separator: " ")
     }
 
+    /// Appends ``render(_:style:featureJSON:)``'s text to `output`: without `--json`, written as
+    /// bytes, without making the strings (the batch path of a map of several layers).
+    static func write(_ placemark: Placemark, style: OutputStyle, to output: inout [UInt8], featureJSON: (Feature) -> String = JSONText.feature) {
+        if style.json {
+            output.append(contentsOf: json(placemark, featureJSON: featureJSON).utf8)
+            return
+        }
+        for (position, answer) in placemark.answers.enumerated() {
+            if position > 0 { output.append(0x20) }
+            output.append(contentsOf: answer.layer.utf8)
+            output.append(0x3D)
+            for (rank, feature) in answer.features.enumerated() {
+                if rank > 0 {
+                    guard style.all else { break }
+                    output.append(0x2C)
+                }
+                appendID(of: feature, to: &output)
+            }
+        }
+    }
+
+    /// Appends a feature's id: its bytes as stored when they are ASCII, else the id as text (so
+    /// invalid UTF-8 reads as U+FFFD, as ``Feature/id`` gives it).
+    static func appendID(of feature: Feature, to output: inout [UInt8]) {
+        let bytes = feature.idBytes
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            output.append(contentsOf: bytes)
+        } else {
+            output.append(contentsOf: feature.id.utf8)
+        }
+    }
+
     /// A field's value: text, or a number of metres.
     enum FieldValue {
         case string(String)

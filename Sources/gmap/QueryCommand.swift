@@ -103,7 +103,7 @@ enum QueryCommand: Command {
         guard let (coordinate, typed) = point else {
             let reader = LineReader(maximumBytes: try SizeOption.bytes(list, "--max-line", default: LineReader.defaultMaximumBytes))
             return try batch(style: style, reader: reader, threads: try threads(list)) { coordinate, output in
-                output.append(contentsOf: LayeredQuery.render(stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude), style: style).utf8)
+                LayeredQuery.write(stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude), style: style, to: &output)
             }
         }
         if list.value("--max-line") != nil { throw CommandFailure(message: "--max-line only applies with - (lines read from standard input)") }
