@@ -34,7 +34,7 @@ enum LayeredQuery {
     /// bytes, without making the strings (the batch path of a map of several layers).
     static func write(_ placemark: Placemark, style: OutputStyle, to output: inout [UInt8], featureJSON: (Feature) -> String = JSONText.feature) {
         if style.json {
-            output.append(contentsOf: json(placemark, featureJSON: featureJSON).utf8)
+            writeJSON(placemark, to: &output, featureJSON: featureJSON)
             return
         }
         for (position, answer) in placemark.answers.enumerated() {
@@ -157,22 +157,44 @@ enum LayeredQuery {
 
     /// The placemark: the familiar fields (null when unknown) and every layer's features, smallest first.
     static func json(_ placemark: Placemark, featureJSON: (Feature) -> String = JSONText.feature) -> String {
-        func field(_ name: String, _ value: String?) -> String {
-            JSONText.string(name) + ":" + (value.map(JSONText.string) ?? "null")
+        var output: [UInt8] = []
+        writeJSON(placemark, to: &output, featureJSON: featureJSON)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The fields JSON always has, `null` when unknown; the others only where known.
+    private static let alwaysInJSON = ["isoCountryCode", "country", "administrativeArea", "administrativeAreaCode", "timeZone"]
+
+    /// Appends ``json(_:featureJSON:)``'s text to `output` (the batch path writes it as it comes).
+    static func writeJSON(_ placemark: Placemark, to output: inout [UInt8], featureJSON: (Feature) -> String = JSONText.feature) {
+        func append(_ text: String) { output.append(contentsOf: text.utf8) }
+        output.append(0x7B)
+        let always = [placemark.isoCountryCode, placemark.country, placemark.administrativeArea, placemark.administrativeAreaCode, placemark.timeZone]
+        for (position, name) in alwaysInJSON.enumerated() {
+            if position > 0 { output.append(0x2C) }
+            append(JSONText.string(name))
+            output.append(0x3A)
+            append(always[position].map(JSONText.string) ?? "null")
         }
-        var fields = [
-            field("isoCountryCode", placemark.isoCountryCode), field("country", placemark.country),
-            field("administrativeArea", placemark.administrativeArea), field("administrativeAreaCode", placemark.administrativeAreaCode),
-            field("timeZone", placemark.timeZone),
-        ]
         // The fields of other layers (marine, towns, a location map's streets), only where known.
-        let always: Set<String> = ["isoCountryCode", "country", "administrativeArea", "administrativeAreaCode", "timeZone"]
-        for (name, value) in Self.fields(placemark) where !always.contains(name) {
-            fields.append(JSONText.string(name) + ":" + value.json)
+        forEachField(of: placemark) { name, value in
+            guard !alwaysInJSON.contains(name) else { return }
+            output.append(0x2C)
+            append(JSONText.string(name))
+            output.append(0x3A)
+            append(value.json)
         }
-        let layers = zip(layerKeys(placemark), placemark.answers).map { key, answer in
-            JSONText.string(key) + ":[" + answer.features.map(featureJSON).joined(separator: ",") + "]"
+        append(",\"layers\":{")
+        for (position, (key, answer)) in zip(layerKeys(placemark), placemark.answers).enumerated() {
+            if position > 0 { output.append(0x2C) }
+            append(JSONText.string(key))
+            append(":[")
+            for (rank, feature) in answer.features.enumerated() {
+                if rank > 0 { output.append(0x2C) }
+                append(featureJSON(feature))
+            }
+            output.append(0x5D)
         }
-        return "{" + fields.joined(separator: ",") + ",\"layers\":{" + layers.joined(separator: ",") + "}}"
+        append("}}")
     }
 }

@@ -58,7 +58,7 @@ enum PlaceCommand: Command {
         return try QueryCommand.batch(style: OutputStyle(all: true, json: json), reader: reader, threads: threads) { coordinate, output in
             let found = stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
             if json {
-                output.append(contentsOf: (found.isEmpty ? "null" : LayeredQuery.json(found)).utf8)
+                if found.isEmpty { output.append(contentsOf: "null".utf8) } else { LayeredQuery.writeJSON(found, to: &output) }
                 return
             }
             var first = true
