@@ -506,7 +506,7 @@ public struct Placemark: Sendable {
         // Each text from the texts the roles keep (a MapStack's), else read from the feature.
         func kept(_ feature: Feature, _ layer: Int?) -> FeatureTexts? { layer.flatMap { roles.keptTexts(of: feature, inLayer: $0) } }
         func id(_ feature: Feature, _ layer: Int?) -> String { kept(feature, layer)?.id ?? feature.id }
-        func name(_ feature: Feature, _ layer: Int?) -> String? { kept(feature, layer).map(\.name) ?? Self.name(of: feature) }
+        func name(_ feature: Feature, _ layer: Int?) -> String? { kept(feature, layer).map({ $0.name }) ?? Self.name(of: feature) }
         func isSubdivision(_ feature: Feature, _ layer: Int?) -> Bool { kept(feature, layer)?.isSubdivision ?? Self.isSubdivisionCode(feature.id) }
         func isInland(_ feature: Feature, _ layer: Int?) -> Bool { kept(feature, layer)?.isInland ?? (feature.property("water") == "inland") }
         let countryLayer = layer(roles.country)
@@ -521,7 +521,7 @@ public struct Placemark: Sendable {
         }
         var countryFeature: Feature?
         for feature in countryLayer?.features ?? [] {
-            if let code = kept(feature, roles.country).map(\.code) ?? Self.countryCode(of: feature) {
+            if let code = kept(feature, roles.country).map({ $0.code }) ?? Self.countryCode(of: feature) {
                 isoCountryCode = code
                 countryFeature = feature
                 break
@@ -534,7 +534,7 @@ public struct Placemark: Sendable {
             country = name(feature, roles.country)
         }
         if let zone = layer(roles.timeZone)?.features.first {
-            timeZone = kept(zone, roles.timeZone).map(\.timeZone) ?? zone.property("tzid") ?? zone.id
+            timeZone = kept(zone, roles.timeZone).map({ $0.timeZone }) ?? zone.property("tzid") ?? zone.id
         }
         let water = layer(roles.marine)?.features ?? []
         if let inland = water.first(where: { isInland($0, roles.marine) }) {
