@@ -23,11 +23,9 @@ enum LayeredQuery {
     /// no answer; with `--all`, all answers joined by commas, smallest first), or the JSON placemark.
     /// `featureJSON` writes one feature (batch queries pass one that makes each feature's text once).
     static func render(_ placemark: Placemark, style: OutputStyle, featureJSON: (Feature) -> String = JSONText.feature) -> String {
-        if style.json { return json(placemark, featureJSON: featureJSON) }
-        return placemark.answers.map { answer in
-            let ids = style.all ? answer.features.map(\.id) : answer.features.prefix(1).map(\.id)
-            return answer.layer + "=" + ids.joined(separator: ",")
-        }.joined(separator: " ")
+        var output: [UInt8] = []
+        write(placemark, style: style, to: &output, featureJSON: featureJSON)
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Appends ``render(_:style:featureJSON:)``'s text to `output`: without `--json`, written as
