@@ -26,7 +26,7 @@ enum PlaceCommand: Command {
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         // The same arguments, coordinate reading and messages as gmap query.
-        let target = try QueryCommand.target(of: list.positional, arguments: list.arguments, command: "place")
+        let target = try LeadingMap.beforeCoordinates(list.positional, arguments: list.arguments, command: name)
         if case .batch(let mapPath) = target { return try batch(list, mapPath: mapPath) }
         try QueryCommand.refuseLineOptions(list, [.maxLine, .threads])
         guard case .point(let mapPath, let latitude, let longitude) = target else {

@@ -42,7 +42,7 @@ enum QueryCommand: Command {
             guard !style.all else { throw CommandFailure(message: "--nearest answers one feature per point; it cannot be combined with --all") }
             style.nearest = try list.metres(Option.nearest)
         }
-        let target = try self.target(of: list.positional, arguments: list.arguments)
+        let target = try LeadingMap.beforeCoordinates(list.positional, arguments: list.arguments, command: name)
         // Coordinates are read before the map is found, so a typing mistake is named even without a map.
         var point: (coordinate: CoordinateParser.Coordinate, typed: (Substring, Substring))?
         if case .point(_, let latitude, let longitude) = target {
@@ -102,7 +102,7 @@ enum QueryCommand: Command {
 
     /// The maps of `--map` or a `$GMAP_MAP` list with `--all` (every layer of every map), or nil
     /// for one map. Several maps without `--all`, or with `--layer`, are refused.
-    static func stack(_ list: ArgumentList, target: Target, style: OutputStyle) throws -> MapStack? {
+    static func stack(_ list: ArgumentList, target: LeadingMap.Target, style: OutputStyle) throws -> MapStack? {
         guard style.all else {
             if let stacked = [StackedMaps.map, StackedMaps.noWorld].first(where: list.isGiven) {
                 throw CommandFailure(message: "\(stacked.name) is for several maps, which gmap query answers with --all (every layer of every map); gmap place gives their placemark")
@@ -137,71 +137,6 @@ enum QueryCommand: Command {
         if let given = options.first(where: list.isGiven) {
             throw CommandFailure(message: "\(given.name) only applies with - (lines read from standard input)")
         }
-    }
-
-    /// What the positional arguments ask: a map (nil for the default one) and a point, or lines from standard input.
-    enum Target {
-        case batch(map: String?)
-        case point(map: String?, latitude: Substring, longitude: Substring)
-
-        var map: String? {
-            switch self {
-            case .batch(let map), .point(let map, _, _): return map
-            }
-        }
-    }
-
-    /// Reads `[MAP] LAT LON`, `[MAP] "LAT,LON"` and `[MAP] -`, telling a map given after the coordinates
-    /// from a map given first, and bad coordinates without a map from a map without coordinates.
-    /// The count and the coordinates' shape decide; where they leave a doubt, ``LeadingMap``'s rule
-    /// before coordinates (``LeadingMap/isMap(_:before:)``) tells a map from a mistyped coordinate.
-    static func target(of positional: [String], arguments: [String], command: String = "query") throws -> Target {
-        func isAngle(_ text: String) -> Bool { CoordinateParser.isAngle(Substring(text)) }
-        func pair(_ text: String) -> (latitude: Substring, longitude: Substring)? {
-            guard text.contains(where: { $0 == "," || $0 == " " || $0 == "\t" }) else { return nil }
-            return CoordinateParser.split(Substring(text))
-        }
-        /// Whether `text` names a map rather than a mistyped coordinate (the rule before coordinates).
-        func isMapPath(_ text: String) -> Bool { LeadingMap.isMap(text, before: .coordinates) }
-        // "36,14 -5,35" or 36,14 -5,35 (decimal commas), after a map or without one.
-        let coordinates = positional.count == 3 || (positional.count == 2 && LeadingMap.isFile(positional[0]))
-            ? Array(positional.dropFirst()) : positional
-        if let hint = CoordinateParser.decimalCommaHint(coordinates.map { Substring($0) }) { throw CommandFailure(message: hint) }
-        switch positional.count {
-        case 1:
-            if positional[0] == "-" { return .batch(map: nil) }
-            if let (latitude, longitude) = pair(positional[0]) { return .point(map: nil, latitude: latitude, longitude: longitude) }
-        case 2:
-            let (first, second) = (positional[0], positional[1])
-            if second == "-" { return .batch(map: first) }
-            if first == "-" { throw mapComesFirst(second, arguments: arguments, command: command) }
-            if isAngle(first) { return .point(map: nil, latitude: Substring(first), longitude: Substring(second)) }
-            if pair(first) != nil, !isMapPath(first), !isAngle(second), pair(second) == nil {
-                throw mapComesFirst(second, arguments: arguments, command: command)
-            }
-            if let (latitude, longitude) = pair(second) { return .point(map: first, latitude: latitude, longitude: longitude) }
-            if !isMapPath(first) { return .point(map: nil, latitude: Substring(first), longitude: Substring(second)) }
-        case 3:
-            let (first, second, third) = (positional[0], positional[1], positional[2])
-            if third == "-" { break }
-            if isAngle(first), isAngle(second), !isAngle(third), !LeadingMap.isFile(first) {
-                throw mapComesFirst(third, arguments: arguments, command: command)
-            }
-            return .point(map: first, latitude: Substring(second), longitude: Substring(third))
-        default:
-            break
-        }
-        if command != "query" {
-            throw CommandFailure(message: "usage: gmap \(command) [MAP] LATITUDE LONGITUDE (see 'gmap help \(command)')")
-        }
-        throw CommandFailure(message: "usage: gmap query [MAP] LATITUDE LONGITUDE, or gmap query [MAP] - to read lines from standard input (see 'gmap help query')")
-    }
-
-    /// "the map comes first: gmap query MAP LAT LON", the arguments as given with the map moved to the front.
-    private static func mapComesFirst(_ map: String, arguments: [String], command: String = "query") -> CommandFailure {
-        var rest = arguments
-        if let index = rest.lastIndex(of: map) { rest.remove(at: index) }
-        return CommandFailure(message: "the map comes first: \(Shell.command(["gmap", command, map] + rest))")
     }
 
     /// After a miss: the hint that latitude comes first, when the swapped point is valid and `answers` it.
