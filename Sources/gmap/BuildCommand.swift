@@ -7,22 +7,21 @@ import GMapCodecs
 enum BuildCommand: Command {
     static let name = "build"
     static let summary = "a map from GeoJSON, shapefiles, ZIP or an OpenStreetMap extract"
-    static let options: Set<String> = ["-o", "--output", "--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth", "--layer", "--format", "--simplify", "--top", "--osm", "--geometry", "--meta", "--profile", "--languages", "--max-nodes", "--max-string", "--max-number", "--max-properties", "--compact-points"]
-    static let flags: Set<String> = ["--quiet", "-q", "--coast-buffer", "--paths"]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
-        if list.value("--osm") != nil { return try OSMBuild.run(list) }
-        if list.has("--paths") { throw CommandFailure(message: "--paths only applies with --osm FILE.osm.pbf (footways, cycleways, paths and steps as roads)") }
-        if list.value("--profile") != nil { throw CommandFailure(message: "--profile only applies with --osm FILE.osm.pbf (which roads a location map keeps)") }
-        if list.value("--languages") != nil { throw CommandFailure(message: "--languages only applies with --osm FILE.osm.pbf (the names in other languages a location map keeps)") }
-        if list.value("--max-nodes") != nil { throw CommandFailure(message: "--max-nodes only applies with --osm FILE.osm.pbf (the most nodes an extract may have)") }
-        let layers = try list.values("--layer").map(LayerArgument.parse)
+        if list.value(Option.osm) != nil { return try OSMBuild.run(list) }
+        let osmOnly = [(Option.paths, "footways, cycleways, paths and steps as roads"), (Option.profile, "which roads a location map keeps"),
+                       (Option.languages, "the names in other languages a location map keeps"), (Option.maxNodes, "the most nodes an extract may have")]
+        for (option, what) in osmOnly where list.isGiven(option) {
+            throw CommandFailure(message: "\(option.name) only applies with --osm FILE.osm.pbf (\(what))")
+        }
+        let layers = try list.values(Option.layer).map(LayerArgument.parse)
         guard layers.isEmpty ? list.positional.count == 1 : list.positional.isEmpty else {
             throw CommandFailure(message: layers.isEmpty
                 ? "usage: gmap build INPUT -o OUTPUT.gmap (see 'gmap help build')"
                 : "with --layer, give every input as --layer NAME=PATH[:IDPROP], not as '\(list.positional[0])'")
         }
-        guard let asked = list.value("-o") ?? list.value("--output") else {
+        guard let asked = list.value(.output) else {
             throw CommandFailure(message: "gmap build needs an output file: -o OUTPUT.gmap")
         }
         if layers.isEmpty, list.positional[0].lowercased().hasSuffix(".pbf") {
@@ -30,7 +29,7 @@ enum BuildCommand: Command {
         }
         let options = try parseOptions(list)
         let layerSimplifications = try self.layerSimplifications(list, layers: layers)
-        let metadata = try list.values("--meta").map { text -> (String, String) in
+        let metadata = try list.values(Option.meta).map { text -> (String, String) in
             guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
                 throw CommandFailure(message: "--meta '\(text)' must be KEY=VALUE (such as attribution=…)")
             }
@@ -44,7 +43,7 @@ enum BuildCommand: Command {
             try options.validate()
         } catch let error as BuildError {
             guard case .outOfRange(let setting, _, _)? = error.reason else { throw CommandFailure(message: error.description) }
-            throw CommandFailure(message: "\(flag(for: setting)): \(error.description)")
+            throw CommandFailure(message: "\(option(for: setting).name): \(error.description)")
         }
         let started = Date()
         var map = LayeredMapBuilder()
@@ -85,7 +84,7 @@ enum BuildCommand: Command {
                 }
             }
         }
-        if !(list.has("--quiet") || list.has("-q")) {
+        if !list.has(.quiet) {
             let seconds = Date().timeIntervalSince(started)
             if layers.isEmpty {
                 StandardError.write(summary(result.reports[0], output: output, seconds: seconds, quantizer: options.quantizer))
@@ -145,37 +144,37 @@ enum BuildCommand: Command {
 
     /// `--geometry polygons|lines|points|auto`: which features of the inputs to build.
     static func geometryChoice(_ list: ArgumentList) throws -> GeometryChoice {
-        guard let text = list.value("--geometry") else { return .automatic }
+        guard let text = list.value(Option.geometry) else { return .automatic }
         guard let choice = text == "auto" ? .automatic : GeometryChoice(rawValue: text) else {
             throw CommandFailure(message: "--geometry '\(text)' must be polygons, lines, points or auto (the default)")
         }
         return choice
     }
 
-    /// The flag that sets a tiling setting: the one place the command line names them.
-    static func flag(for setting: BuildOptions.Setting) -> String {
+    /// The option that sets a tiling setting: the one place the command line names them.
+    static func option(for setting: BuildOptions.Setting) -> CommandOption {
         switch setting {
-        case .splitFactor: "--split"
-        case .maximumDepth: "--max-depth"
-        case .maximumEdgesPerTile: "--max-edges"
-        case .tileSize: "--tile-size"
+        case .splitFactor: Option.split
+        case .maximumDepth: Option.maxDepth
+        case .maximumEdgesPerTile: Option.maxEdges
+        case .tileSize: Option.tileSize
         }
     }
 
     static func parseOptions(_ list: ArgumentList) throws -> BuildOptions {
         var options = BuildOptions()
-        if let id = list.value("--id") {
+        if let id = list.value(Option.id) {
             guard !id.isEmpty else { throw CommandFailure(message: "--id needs a property name") }
             options.idProperty = id
         }
-        if let keep = list.value("--keep") {
+        if let keep = list.value(Option.keep) {
             switch keep {
             case "all", "*": options.keptProperties = nil
             case "none", "": options.keptProperties = []
             default: options.keptProperties = keep.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
             }
         }
-        if let text = list.value("--precision") {
+        if let text = list.value(Option.precision) {
             guard let degrees = Double(text), degrees > 0, degrees.isFinite else {
                 throw CommandFailure(message: "--precision '\(text)' is not a positive number of degrees (for example 1e-7)")
             }
@@ -185,48 +184,46 @@ enum BuildCommand: Command {
             }
             options.quantizer = quantizer
         }
-        if let text = list.value("--tile-size") {
+        if let text = list.value(Option.tileSize) {
             guard let degrees = Double(text), degrees > 0, degrees <= Double(BuildOptions.largestTileDegrees) else {
                 throw CommandFailure(message: "--tile-size '\(text)' must be a number of degrees above 0 and at most \(BuildOptions.largestTileDegrees)")
             }
             options.tileSize = max(1, Int64((degrees * Double(options.quantizer.unitsPerDegree)).rounded()))
         }
-        switch list.value("--format") {
+        switch list.value(Option.format) {
         case nil, "3", "3.0":
             options.formatMajorVersion = 3
             options.writesLayerIndexes = true
         case "2.1", "2.0":
             options.formatMajorVersion = 2
-            options.writesLayerIndexes = list.value("--format") == "2.1"
+            options.writesLayerIndexes = list.value(Option.format) == "2.1"
             let tiling = BuildOptions.formatTwoTiling
             (options.maximumEdgesPerTile, options.splitFactor, options.maximumDepth) = (tiling.maximumEdgesPerTile, tiling.splitFactor, tiling.maximumDepth)
         case let other?:
             throw CommandFailure(message: "--format '\(other)' must be 3 (the default), 2.1 (for gmap 1.1 readers) or 2.0 (also no layers, label points or name index)")
         }
-        switch list.value("--top") {
-        case nil, "auto": options.topDirectory = .automatic
+        switch try list.choice(Option.top) {
         case "entries": options.topDirectory = .entries
         case "packed":
             guard options.formatMajorVersion >= 3 else {
                 throw CommandFailure(message: "--top packed needs format 3: format 2 stores one UInt32 entry per top-level tile")
             }
             options.topDirectory = .packed
-        case let other?:
-            throw CommandFailure(message: "--top '\(other)' must be entries, packed or auto (the default)")
+        default: options.topDirectory = .automatic
         }
-        options.maximumEdgesPerTile = try integer(list, "--max-edges", default: options.maximumEdgesPerTile, range: 1...100_000)
-        options.splitFactor = try integer(list, flag(for: .splitFactor), default: options.splitFactor, range: BuildOptions.splitFactorRange)
-        options.maximumDepth = try integer(list, flag(for: .maximumDepth), default: options.maximumDepth, range: BuildOptions.maximumDepthRange)
-        options.inputLimits.stringBytes = try SizeOption.bytes(list, "--max-string", default: options.inputLimits.stringBytes)
-        options.inputLimits.numberBytes = try SizeOption.bytes(list, "--max-number", default: options.inputLimits.numberBytes)
-        options.inputLimits.propertyBytes = try SizeOption.bytes(list, "--max-properties", default: options.inputLimits.propertyBytes)
-        let distances = list.values("--simplify").filter { !$0.contains("=") }
+        options.maximumEdgesPerTile = try list.integer(Option.maxEdges) ?? options.maximumEdgesPerTile
+        options.splitFactor = try list.integer(option(for: .splitFactor)) ?? options.splitFactor
+        options.maximumDepth = try list.integer(option(for: .maximumDepth)) ?? options.maximumDepth
+        options.inputLimits.stringBytes = try list.bytes(Option.maxString)
+        options.inputLimits.numberBytes = try list.bytes(Option.maxNumber)
+        options.inputLimits.propertyBytes = try list.bytes(Option.maxProperties)
+        let distances = list.values(Option.simplify).filter { !$0.contains("=") }
         guard distances.count <= 1 else {
             throw CommandFailure(message: "--simplify DIST is given \(distances.count) times; give it once, or once per layer as --simplify LAYER=DIST")
         }
         if let text = distances.first {
             options.simplification = try simplification(text, list)
-        } else if list.has("--coast-buffer"), !list.values("--simplify").contains(where: { $0.contains("=") }) {
+        } else if list.has(Option.coastBuffer), !list.values(Option.simplify).contains(where: { $0.contains("=") }) {
             throw CommandFailure(message: "--coast-buffer only applies with --simplify DISTANCE")
         }
         return options
@@ -235,7 +232,7 @@ enum BuildCommand: Command {
     /// The layers `--compact-points LIST` names (`all`: every input; a single input is named `all`
     /// or `default`). A layer that turns out not to be of points is built as it would be without.
     private static func compactPointLayers(_ list: ArgumentList, inputs: [LayerArgument], layered: Bool) throws -> Set<String> {
-        guard let text = list.value("--compact-points") else { return [] }
+        guard let text = list.value(Option.compactPoints) else { return [] }
         let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         if names == ["all"] { return Set(inputs.map(\.name)) }
         var chosen = Set<String>()
@@ -255,14 +252,14 @@ enum BuildCommand: Command {
         guard let metres = Simplification.metres(from: text) else {
             throw CommandFailure(message: "--simplify '\(text)' must be a distance above 0 and at most 1000 km, such as 100m, 1km or 2.5km")
         }
-        return Simplification(toleranceMetres: metres, buffersCoasts: list.has("--coast-buffer"))
+        return Simplification(toleranceMetres: metres, buffersCoasts: list.has(Option.coastBuffer))
     }
 
     /// `--simplify LAYER=DIST` (repeatable): one layer's simplification, which replaces a plain
     /// `--simplify DIST` for that layer. Every LAYER must name a `--layer`.
     private static func layerSimplifications(_ list: ArgumentList, layers: [LayerArgument]) throws -> [String: Simplification] {
         var result: [String: Simplification] = [:]
-        for text in list.values("--simplify") {
+        for text in list.values(Option.simplify) {
             guard let equals = text.firstIndex(of: "=") else { continue }
             let name = String(text[..<equals]), distance = String(text[text.index(after: equals)...])
             guard layers.contains(where: { $0.name == name }) else {
@@ -274,14 +271,6 @@ enum BuildCommand: Command {
             result[name] = try simplification(distance, list)
         }
         return result
-    }
-
-    private static func integer(_ list: ArgumentList, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let text = list.value(name) else { return value }
-        guard let number = Int(text), range.contains(number) else {
-            throw CommandFailure(message: "\(name) '\(text)' must be a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return number
     }
 
     private static func summary(_ report: BuildReport, output: String, seconds: Double, quantizer: Quantizer) -> String {
@@ -342,83 +331,7 @@ extension BuildCommand {
     existing map survives a failed build. The same input and options give the same bytes.
 
     OPTIONS
-      -o, --output FILE   the map to write (required; its directory must exist: checked first)
-      --id PROP           the property whose value is each feature's id. Default: the first of
-                          \(BuildOptions.automaticIdProperties.joined(separator: ", ")) that the feature has,
-                          else the Feature's "id" member, else its index. When every feature
-                          falls back to its index, a warning lists the properties there are.
-                          With --id, a feature without PROP (or with null) is an error that
-                          lists that feature's properties.
-      --keep LIST         comma-separated properties to keep for --json output (default: name;
-                          "all" keeps every property, "none" keeps none)
-      --precision DEG     coordinate quantum in degrees, 1/N for whole N (default 1e-7, about
-                          1.1 cm; the largest position error is half a quantum diagonally)
-      --simplify DIST     simplify borders so no removed vertex is farther than DIST from the
-                          border that replaces it (100m, 1km, 2.5km; a bare number is metres).
-                          Each border shared by features is simplified once, between the
-                          points where borders meet, so neighbours still meet exactly: no gaps,
-                          no double answers along a land border. Rings keep three or more
-                          vertices (no island disappears). The summary, the map's metadata and
-                          'gmap info' give the largest error measured. With --layer,
-                          --simplify LAYER=DIST (repeatable) simplifies that layer only, and
-                          replaces a plain --simplify DIST for it.
-      --compact-points LIST
-                          write these layers of points (comma-separated --layer names, or all)
-                          as compact points (format 3.4): a point table of a few bytes per
-                          feature instead of about 100 (a record of the point, the id and the
-                          kept properties, values repeated often kept once), and a name index
-                          of the ids only. Each feature must have exactly one point and one
-                          value per property; its id is its only name (find and geocode).
-      --meta KEY=VALUE    record a fact in the map's metadata (repeatable; gmap info shows it
-                          under "build"), such as its sources' licences and attribution
-      --geometry KIND     which features to build: polygons, lines or points; auto (default):
-                          polygons when the input has any (its lines and points are skipped,
-                          and the summary says how to build them), else its lines or its points
-                          (an error when it has both). Applies to every --layer input.
-      --coast-buffer      with --simplify: borders with features on one side only (coasts) move
-                          outward only, so every point of the original land stays inside its
-                          feature (answers can gain a strip of sea up to DIST wide, never lose a beach)
-      --tile-size DEG     top-level tile size (default: automatic, 1° for a world map; the
-                          smallest of 1/64°…16° giving at most 65,536 tiles)
-      --max-edges N       split tiles with more than N distinct edges (default 64; a border
-                          shared by two features counts once). Format 2.1 and 2.0 count each
-                          feature's copy and default to 48.
-      --split N           a split tile has N × N parts (default 2; 4 with --format 2.1/2.0)
-      --max-depth N       split at most N times, 0 to 12 (default 12; 6 with --format 2.1/2.0)
-      --layer NAME=INPUT[:IDPROP]
-                          one layer of a map of several layers (repeat it; up to 10). The
-                          id property follows the last colon; without it, --id or the default
-                          applies. With --layer, give no INPUT otherwise. Other options apply
-                          to every layer. Name layers country, state and timezone for the
-                          placemark fields of query --json.
-      --format 3|2.1|2.0  the format to write. 3 (the default): each border stored once per
-                          tile, split tiles as directory nodes; a 3.x reader also reads 1.x
-                          and 2.x files, but a 2.x reader refuses it as a newer version.
-                          2.1: for those older readers (layers, label points, name index).
-                          2.0: a plain format 2.0 file: one layer, no label points, no name
-                          index. In format 3 at most 64 features may overlap in one leaf
-                          tile; more stop the build with a message suggesting --format 2.1.
-                          A feature whose polygons overlap answers their union in format 3
-                          (written as 3.2, listed in the summary); format 2 keeps the
-                          even-odd rule over all its rings (the overlaps are outside) and
-                          warns.
-      --top FORM          how format 3 stores each layer's top-level directory: entries (one
-                          4-byte entry per tile, the fastest lookups), packed (2 bits per tile
-                          plus a bit-packed payload per non-empty tile, a smaller file) or auto
-                          (default: packed when the entries would be more than 20 % of the
-                          layer's GRID and TILE bytes, so small or sparse maps shrink and big
-                          detailed ones keep the faster form). The summary says which was
-                          written. Format 2 always writes entries.
-      --max-string SIZE   the longest JSON string read (a property value, a name, an id;
-                          default 64M). SIZE is bytes, or with K, M or G (KiB, MiB, GiB).
-      --max-number SIZE   the longest number written in the input (default 1K)
-      --max-properties SIZE
-                          the most bytes of one feature's properties: names and values, plus
-                          32 bytes a member (default 256M)
-                          Input over a limit stops the build at once with a message naming
-                          the limit, so a damaged file or a gzip or ZIP bomb cannot take all
-                          memory; the defaults are far above real data.
-      -q, --quiet         print no summary
+    \(OptionTable.lines(polygonOptions, column: 22))
 
     gmap build --osm FILE.osm.pbf -o OUTPUT.gmap [--paths] [--profile pedestrian|all] [--languages LIST]
                                                  [--max-nodes N] [-q]
@@ -439,20 +352,7 @@ extension BuildCommand {
     region builds in a few times its file size of memory; an extract with more nodes than
     --max-nodes stops the build with a message saying so. The polygon options above (--id,
     --keep, --precision, --simplify, --layer, --format, --top, tiling) do not apply.
-      --osm FILE          the .osm.pbf extract to read ("-" for standard input)
-      --paths             keep footways, cycleways, paths and steps as roads too (default:
-                          streets only)
-      --profile P         which roads: pedestrian (default: a surface walker's network, without
-                          motorways, ways with foot=no or access=no|private and no foot
-                          permission, and ways under the surface: layer < 0, tunnel, indoor,
-                          level < 0) or all (every named street). Ways drawn as areas
-                          (area=yes, such as pedestrian squares) are areas in both, not roads.
-      --languages LIST    also keep the names in these languages (OSM's name:LL tags) of
-                          roads, places and areas, for gmap where --language: a comma-separated
-                          list of codes (sv,en), all, or none (default: none; the map stays
-                          smallest). A name equal to the name itself is not kept again.
-      --max-nodes N       the most nodes the extract may have (default 500000000, 8 GB of
-                          node positions); raise it for a larger region where memory allows
+    \(OptionTable.lines(osmOptions, column: 22))
 
     EXAMPLES
       gmap build countries.geojson -o world.gmap --id iso_a2 --keep name,iso_a3

@@ -6,8 +6,18 @@ import GMapCodecs
 /// answer columns appended (``CSVQuery``). The options, the columns and the header are checked
 /// here, before any row is answered.
 enum CSVQueryCommand {
+    /// `--csv FILE|-`: the CSV input.
+    static let csv = CommandOption.value("--csv", "FILE")
+    /// `--lat NAME`: the latitude column.
+    static let latitudeColumn = CommandOption.value("--lat", "NAME")
+    /// `--lon NAME`: the longitude column.
+    static let longitudeColumn = CommandOption.value("--lon", "NAME")
+    /// `--keep PROP,...`: the properties written in columns of their own.
+    static let keep = CommandOption.value("--keep", "PROP,...")
+    /// `--prefix TEXT`: put before every answer column's name.
+    static let columnPrefix = CommandOption.value("--prefix", "TEXT")
     /// The options only `--csv` reads.
-    static let options: Set<String> = ["--csv", "--lat", "--lon", "--keep", "--prefix"]
+    static let options = [csv, latitudeColumn, longitudeColumn, keep, columnPrefix]
 
     /// Names guessed for the latitude column (case does not matter), the second list only when no
     /// column has a name of the first.
@@ -15,14 +25,14 @@ enum CSVQueryCommand {
     static let longitudeNames = (["lon", "lng", "long", "longitude"], ["x"])
 
     static func run(_ list: ArgumentList, input: String, threads: Int) throws -> Int32 {
-        for flag in ["--all", "--json"] where list.has(flag) {
-            throw CommandFailure(message: "--csv writes one answer per layer in CSV columns; it does not combine with \(flag)")
+        for flag in [QueryCommand.Option.all, .json] where list.has(flag) {
+            throw CommandFailure(message: "--csv writes one answer per layer in CSV columns; it does not combine with \(flag.name)")
         }
-        if list.value("--nearest") != nil {
+        if list.value(QueryCommand.Option.nearest) != nil {
             throw CommandFailure(message: "--csv writes the feature that contains each point; it does not combine with --nearest")
         }
-        if !list.values(StackedMaps.option).isEmpty || list.has(StackedMaps.noWorld) {
-            throw CommandFailure(message: "--csv answers from one map, given as MAP; \(list.has(StackedMaps.noWorld) ? StackedMaps.noWorld : StackedMaps.option) is for gmap query --all and gmap place")
+        if let stacked = [StackedMaps.noWorld, StackedMaps.map].first(where: list.isGiven) {
+            throw CommandFailure(message: "--csv answers from one map, given as MAP; \(stacked.name) is for gmap query --all and gmap place")
         }
         let usage = "usage: gmap query [MAP] --csv FILE, or --csv - to read standard input (see 'gmap help query')"
         let mapArgument = try LeadingMap.alone(list.positional, usage: "--csv reads its points from the CSV input; the only other argument is the map (\(usage))")
@@ -32,9 +42,9 @@ enum CSVQueryCommand {
         if input.lowercased().hasSuffix(".gmap"), !(mapArgument?.lowercased().hasSuffix(".gmap") ?? false) {
             throw CommandFailure(message: "--csv takes the CSV input (FILE, or - for standard input); the map comes first: gmap query MAP --csv FILE")
         }
-        let keys = try keptProperties(list.value("--keep"))
-        let prefix = list.value("--prefix") ?? ""
-        let maximumBytes = try SizeOption.bytes(list, "--max-line", default: LineReader.defaultMaximumBytes)
+        let keys = try keptProperties(list.value(keep))
+        let prefix = list.value(columnPrefix) ?? ""
+        let maximumBytes = try list.bytes(.maxLine)
 
         let location = try mapArgument.map(MapLocation.argument)
             ?? DefaultMap.location(command: "query", also: " (gmap query --csv reads one map)")
@@ -42,7 +52,7 @@ enum CSVQueryCommand {
         map = try QueryCommand.layer(list, of: map, at: location)
         // As `gmap query`: the shipped map without MAP answers from its first layer; another map of
         // several layers in every layer.
-        let layered = map.layerNames.count > 1 && location.origin != .bundled && list.value("--layer") == nil
+        let layered = map.layerNames.count > 1 && location.origin != .bundled && list.value(.layer) == nil
         let layers = layered ? map.placemark(latitude: 0, longitude: 0).answers.map(\.layer) : []
 
         let reader = try self.reader(input, maximumBytes: maximumBytes)
@@ -58,8 +68,8 @@ enum CSVQueryCommand {
         let lineEnd: [UInt8] = headerRecord.terminator == 0x0D && reader.takePendingLF() ? [0x0D, 0x0A] : [0x0A]
         let fields = (0..<headerRecord.fieldCount).map { header.field($0, of: headerRecord) }
         let names = fields.map { String(decoding: header.bytes[$0], as: UTF8.self) }
-        let latitude = try column("latitude", option: "--lat", named: list.value("--lat"), names: names, guesses: latitudeNames)
-        let longitude = try column("longitude", option: "--lon", named: list.value("--lon"), names: names, guesses: longitudeNames)
+        let latitude = try column("latitude", option: latitudeColumn.name, named: list.value(latitudeColumn), names: names, guesses: latitudeNames)
+        let longitude = try column("longitude", option: longitudeColumn.name, named: list.value(longitudeColumn), names: names, guesses: longitudeNames)
         if latitude == longitude {
             throw CommandFailure(message: "--lat and --lon name the same column \(CoordinateParser.quoted(Substring(names[latitude])))")
         }

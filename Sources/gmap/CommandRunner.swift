@@ -14,16 +14,15 @@ struct CommandFailure: Error {
     var code: Int32 = ExitCode.usage
 }
 
-/// One command of the tool: its name, the options that take a value and the flags it knows, its
-/// help text and what it does. ``CommandTable`` lists them; ``CommandRunner`` parses the arguments
-/// with `options` and `flags` (plus `--help` and `-h`, which print `help`) and calls `run`.
-protocol Command: Sendable {
+/// One command of the tool: its name, the options it takes, its help text and what it does.
+/// ``CommandTable`` lists them; ``CommandRunner`` splits the arguments by `options` (plus
+/// `--help` and `-h`, which print `help`) and calls `run`.
+public protocol Command: Sendable {
     /// The name typed after `gmap`.
     static var name: String { get }
-    /// Options that take a value (`-o FILE`, `--layer NAME`).
-    static var options: Set<String> { get }
-    /// Flags (`--json`).
-    static var flags: Set<String> { get }
+    /// Every option it takes (``CommandOption``), in the order of its help's OPTIONS section:
+    /// the arguments are split by them, and that section is written from them.
+    static var options: [CommandOption] { get }
     /// One line on what it does, for the overview `gmap help` prints.
     static var summary: String { get }
     /// What `gmap help NAME` and `gmap NAME --help` print: its synopsis lines (up to the first
@@ -33,9 +32,16 @@ protocol Command: Sendable {
     static func run(_ list: ArgumentList) throws -> Int32
 }
 
+extension Command {
+    /// `arguments` split as the command reads them: by its options, `--help` and `-h`.
+    public static func parse(_ arguments: [String]) throws -> ArgumentList {
+        try ArgumentList(arguments, options: options + [CommandOption.helpFlag])
+    }
+}
+
 /// Every command, in the order the tool lists them.
-enum CommandTable {
-    static let commands: [any Command.Type] = [
+public enum CommandTable {
+    public static let commands: [any Command.Type] = [
         QueryCommand.self, PlaceCommand.self, WhereCommand.self, NearbyCommand.self, FindCommand.self, GeocodeCommand.self, BuildCommand.self, ExportCommand.self,
         InfoCommand.self, VerifyCommand.self, RenderCommand.self, BenchCommand.self,
     ]
@@ -46,10 +52,10 @@ enum CommandTable {
     }
 
     /// The names of the commands, in the tool's order (the tests read this list).
-    static let names = commands.map { $0.name }
+    public static let names = commands.map { $0.name }
 
     /// "query, where, …, bench and help": the commands as unknown-command messages list them.
-    static let list = commands.map { $0.name }.joined(separator: ", ") + " and help"
+    static let list = names.joined(separator: ", ") + " and help"
 
     /// The failure for a command that is not in the table.
     static func unknown(_ name: String) -> CommandFailure {
@@ -80,8 +86,8 @@ enum CommandRunner {
                 return ExitCode.success
             default:
                 guard let command = CommandTable.command(named: first) else { throw CommandTable.unknown(first) }
-                let list = try ArgumentList(rest, options: command.options, flags: command.flags.union(["--help", "-h"]))
-                if list.has("--help") || list.has("-h") {
+                let list = try command.parse(rest)
+                if list.has(.helpFlag) {
                     StandardOutput.shared.write(command.help)
                     return ExitCode.success
                 }

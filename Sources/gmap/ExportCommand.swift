@@ -6,26 +6,39 @@ import GMapBuilder
 enum ExportCommand: Command {
     static let name = "export"
     static let summary = "the map's features back as GeoJSON"
-    static let options: Set<String> = ["-o", "--output", "--layer"]
-    static let flags: Set<String> = ["--force", "--quiet", "-q"]
+    /// Its options, in the order of its help.
+    static let options: [CommandOption] = [
+        .output.documented("""
+            the GeoJSON file to write (required; - for standard output). It is
+            written to a temporary file and renamed into place.
+            """),
+        .layer.documented("the layer to export (default: the first)"),
+        Option.force, .quiet,
+    ]
+
+    /// The options only export takes.
+    enum Option {
+        /// `--force`: a damaged map exported as far as it can be read.
+        static let force = CommandOption.flag("--force", help: "export a damaged map as far as it can be read, with warnings")
+    }
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         guard list.positional.count == 1, let path = list.positional.first else {
             throw CommandFailure(message: "usage: gmap export MAP -o OUT.geojson [--layer NAME] (see 'gmap help export')")
         }
-        guard let asked = list.value("-o") ?? list.value("--output"), !asked.isEmpty else {
+        guard let asked = list.value(.output), !asked.isEmpty else {
             throw CommandFailure(message: "gmap export needs an output file: -o OUT.geojson (- for standard output)")
         }
         let output = asked == "-" ? asked : try OutputFile.prepare(asked, inputs: [path])
         let file = try MapLocation.argument(path).open()
         var map = file
-        if let name = list.value("--layer") {
+        if let name = list.value(.layer) {
             guard let layer = file.layer(named: name) else {
                 throw CommandFailure(message: "\(path) has no layer '\(name)'; its layers are \(file.layerNames.map { "'\($0)'" }.joined(separator: ", "))")
             }
             map = layer
         }
-        let export = GeoJSONExport(allowsDamage: list.has("--force"))
+        let export = GeoJSONExport(allowsDamage: list.has(Option.force))
         let started = Date()
         let report: ExportReport
         do {
@@ -38,11 +51,11 @@ enum ExportCommand: Command {
                 report = written
             }
         } catch let error as ExportError {
-            throw CommandFailure(message: "\(path): \(error.description)\(list.has("--force") ? "" : " (--force writes what can be read)")")
+            throw CommandFailure(message: "\(path): \(error.description)\(list.has(Option.force) ? "" : " (--force writes what can be read)")")
         } catch let error as BuildError {
             throw CommandFailure(message: error.description)
         }
-        if !(list.has("--quiet") || list.has("-q")) {
+        if !list.has(.quiet) {
             StandardError.write(summary(report, map: map, output: output, seconds: Date().timeIntervalSince(started)))
         }
         return ExitCode.success
@@ -125,11 +138,7 @@ extension ExportCommand {
     with the problems found (exit 2) and leaves OUT as it was.
 
     OPTIONS
-      -o, --output FILE   the GeoJSON file to write (required; - for standard output). It is
-                          written to a temporary file and renamed into place.
-      --layer NAME        the layer to export (default: the first)
-      --force             export a damaged map as far as it can be read, with warnings
-      -q, --quiet         print no summary
+    \(OptionTable.lines(options, column: 22))
 
     EXAMPLES
       gmap export world.gmap -o world.geojson

@@ -6,8 +6,28 @@ import GMap
 enum FindCommand: Command {
     static let name = "find"
     static let summary = "features by id or name"
-    static let options: Set<String> = ["--layer", "--limit", StackedMaps.option]
-    static let flags: Set<String> = ["--json", "--exact", StackedMaps.noWorld]
+    /// Its options, in the order of its help.
+    static let options: [CommandOption] = [
+        .layer.documented("""
+            search only this layer (default: every layer, in the map's order); with
+            several maps, the layers of that name
+            """),
+        Option.exact, Option.limit,
+        .json.documented("""
+            print [{"layer", "id", "name", "bbox": [w,s,e,n], "label": [lat,lon],
+            "properties"}]
+            """),
+        StackedMaps.map, StackedMaps.noWorld,
+    ]
+
+    /// The options only find takes.
+    enum Option {
+        /// `--exact`: no prefix or word matches.
+        static let exact = CommandOption.flag("--exact", help: "only exact matches: no prefixes, no word matches")
+        /// `--limit N`: the most features printed.
+        static let limit = CommandOption.value("--limit", "N", rule: .wholeNumber(1...Int.max, .afterValue("must be a whole number above 0")),
+                                               help: "print at most N features")
+    }
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         let leading = LeadingMap(beforeText: list.positional)
@@ -19,12 +39,8 @@ enum FindCommand: Command {
         guard !NameFolding.normalized(text).isEmpty else {
             throw CommandFailure(message: "'\(text)' is only punctuation and spaces: nothing to search for")
         }
-        var limit = Int.max
-        if let value = list.value("--limit") {
-            guard let number = Int(value), number > 0 else { throw CommandFailure(message: "--limit '\(value)' must be a whole number above 0") }
-            limit = number
-        }
-        let layer = list.value("--layer"), matching: NameMatch = list.has("--exact") ? .exact : .words
+        let limit = try list.integer(Option.limit) ?? Int.max
+        let layer = list.value(.layer), matching: NameMatch = list.has(Option.exact) ? .exact : .words
         let found: [Feature], named: Bool
         if let locations = try StackedMaps.locations(list, mapArgument: mapArgument, command: name) {
             let stack = try StackedMaps.open(locations)
@@ -44,7 +60,7 @@ enum FindCommand: Command {
             found = map.find(text, layer: layer, matching: matching, limit: limit)
             named = map.layerNames.count > 1
         }
-        if list.has("--json") {
+        if list.has(.json) {
             StandardOutput.shared.write("[" + found.map { json($0, layer: named) }.joined(separator: ",") + "]\n")
         } else {
             StandardOutput.shared.write(found.map { line($0, layer: named) + "\n" }.joined())
@@ -102,12 +118,7 @@ extension FindCommand {
     matches, then word matches; each line starts with its layer.
 
     OPTIONS
-      --layer NAME   search only this layer (default: every layer, in the map's order); with
-                     several maps, the layers of that name
-      --exact        only exact matches: no prefixes, no word matches
-      --limit N      print at most N features
-      --json         print [{"layer", "id", "name", "bbox": [w,s,e,n], "label": [lat,lon],
-                     "properties"}]
+    \(OptionTable.lines(options, column: 17))
 
     EXAMPLES
       gmap find world.gmap gibraltar                   GI  Gibraltar  bbox …  label 36.13,-5.35

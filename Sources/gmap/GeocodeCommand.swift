@@ -6,8 +6,25 @@ import GMap
 enum GeocodeCommand: Command {
     static let name = "geocode"
     static let summary = "addresses, streets, places and towns by name: where they are"
-    static let options: Set<String> = ["--near", "--limit"]
-    static let flags: Set<String> = ["--json"]
+    /// Its options, in the order of its help.
+    static let options: [CommandOption] = [
+        Option.near, Option.limit,
+        .json.documented("""
+            print [{"kind", "name", "latitude", "longitude", "bbox", "layer", "id",
+            "match", and when known "thoroughfare", "subThoroughfare", "postalCode",
+            "isoCountryCode", "category", "distance_m", "unmatched"}]
+            """),
+    ]
+
+    /// The options only geocode takes.
+    enum Option {
+        /// `--near LAT,LON`: the point that ranks matches of one kind.
+        static let near = CommandOption.value("--near", "LAT,LON",
+                                              help: "rank matches of one kind by their distance from this point (shown in m)")
+        /// `--limit N`: the most matches printed.
+        static let limit = CommandOption.value("--limit", "N", rule: .wholeNumber(1...Int.max, .afterValue("is not a whole number ≥ 1")),
+                                               help: "print at most N matches (default \(defaultLimit))")
+    }
     /// Matches printed when `--limit` is not given.
     static let defaultLimit = 10
     static let usage = "usage: gmap geocode [MAP] TEXT [--near LAT,LON] [--limit N] [--json] (see 'gmap help geocode')"
@@ -22,21 +39,17 @@ enum GeocodeCommand: Command {
         guard words.count <= GMap.geocodeWordLimit else {
             throw CommandFailure(message: "'\(text.prefix(60))…' has \(words.count) words; an address or a name has at most \(GMap.geocodeWordLimit)")
         }
-        var limit = defaultLimit
-        if let value = list.value("--limit") {
-            guard let number = Int(value), number >= 1 else { throw CommandFailure(message: "--limit '\(value)' is not a whole number ≥ 1") }
-            limit = number
-        }
+        let limit = try list.integer(Option.limit) ?? defaultLimit
         var near: (latitude: Double, longitude: Double)?
-        if let value = list.value("--near") {
+        if let value = list.value(Option.near) {
             switch CoordinateParser.line(Substring(value)) {
             case .success(let coordinate): near = (coordinate.latitude, coordinate.longitude)
-            case .failure(let failure): throw CommandFailure(message: "--near: \(failure.message)")
+            case .failure(let failure): throw CommandFailure(message: "\(Option.near.name): \(failure.message)")
             }
         }
         let map = try location.open()
         let matches = map.geocode(text, near: near, limit: limit)
-        if list.has("--json") {
+        if list.has(.json) {
             StandardOutput.shared.write("[" + matches.map(json).joined(separator: ",") + "]\n")
         } else {
             StandardOutput.shared.write(matches.map { line($0) + "\n" }.joined())
@@ -129,11 +142,7 @@ extension GeocodeCommand {
     with the same answers.
 
     OPTIONS
-      --near LAT,LON   rank matches of one kind by their distance from this point (shown in m)
-      --limit N        print at most N matches (default 10)
-      --json           print [{"kind", "name", "latitude", "longitude", "bbox", "layer", "id",
-                       "match", and when known "thoroughfare", "subThoroughfare", "postalCode",
-                       "isoCountryCode", "category", "distance_m", "unmatched"}]
+    \(OptionTable.lines(options, column: 19))
 
     Nothing matching prints nothing ([] with --json), says so on stderr and exits 1; bad usage
     or a damaged map exits 2.

@@ -5,8 +5,8 @@ import GMap
 enum InfoCommand: Command {
     static let name = "info"
     static let summary = "what the map holds and how it was built"
-    static let options: Set<String> = []
-    static let flags: Set<String> = []
+    /// It takes no options.
+    static let options: [CommandOption] = []
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         let location = try LeadingMap.alone(list.positional, usage: "usage: gmap info [MAP]").map(MapLocation.argument)

@@ -9,7 +9,7 @@ import Foundation
 /// - `[MAP]` alone (info, render, bench, `query --csv`): the count decides, ``alone(_:usage:)``;
 ///   the argument is never tested, so a missing file is named when it is opened.
 /// - `[MAP] TEXT...` (find, geocode): ``init(beforeText:)``, the rule with ``Following/text``.
-/// - `[MAP] LATITUDE LONGITUDE` and `[MAP] -` (query, place): `QueryCommand.target(of:arguments:command:)`
+/// - `[MAP] LATITUDE LONGITUDE` and `[MAP] -` (query, place): ``beforeCoordinates(_:arguments:command:)``
 ///   decides by the count and the coordinates' shape, and uses the rule with
 ///   ``Following/coordinates`` where the shape leaves a doubt.
 ///
@@ -75,5 +75,77 @@ struct LeadingMap {
     /// existing map may be taken for one (query's decimal-comma hint, a map given after the point).
     static func isFile(_ argument: String) -> Bool {
         FileManager.default.fileExists(atPath: argument)
+    }
+}
+
+extension LeadingMap {
+    /// What `[MAP] LATITUDE LONGITUDE` or `[MAP] -` asks: a map (nil for the default one) and a
+    /// point, or lines from standard input.
+    enum Target {
+        /// `[MAP] -`: the lines of standard input.
+        case batch(map: String?)
+        /// `[MAP] LATITUDE LONGITUDE`, or the two in one argument: the coordinates as typed.
+        case point(map: String?, latitude: Substring, longitude: Substring)
+
+        /// The map as typed, nil for the default map.
+        var map: String? {
+            switch self {
+            case .batch(let map), .point(let map, _, _): return map
+            }
+        }
+    }
+
+    /// Reads `[MAP] LAT LON`, `[MAP] "LAT,LON"` and `[MAP] -`, telling a map given after the coordinates
+    /// from a map given first, and bad coordinates without a map from a map without coordinates.
+    /// The count and the coordinates' shape decide; where they leave a doubt, the rule before
+    /// coordinates (``isMap(_:before:)``) tells a map from a mistyped coordinate.
+    /// `command` (query or place) is named in the messages.
+    static func beforeCoordinates(_ positional: [String], arguments: [String], command: String) throws -> Target {
+        func isAngle(_ text: String) -> Bool { CoordinateParser.isAngle(Substring(text)) }
+        func pair(_ text: String) -> (latitude: Substring, longitude: Substring)? {
+            guard text.contains(where: { $0 == "," || $0 == " " || $0 == "\t" }) else { return nil }
+            return CoordinateParser.split(Substring(text))
+        }
+        /// Whether `text` names a map rather than a mistyped coordinate (the rule before coordinates).
+        func isMapPath(_ text: String) -> Bool { isMap(text, before: .coordinates) }
+        // "36,14 -5,35" or 36,14 -5,35 (decimal commas), after a map or without one.
+        let coordinates = positional.count == 3 || (positional.count == 2 && isFile(positional[0]))
+            ? Array(positional.dropFirst()) : positional
+        if let hint = CoordinateParser.decimalCommaHint(coordinates.map { Substring($0) }) { throw CommandFailure(message: hint) }
+        switch positional.count {
+        case 1:
+            if positional[0] == "-" { return .batch(map: nil) }
+            if let (latitude, longitude) = pair(positional[0]) { return .point(map: nil, latitude: latitude, longitude: longitude) }
+        case 2:
+            let (first, second) = (positional[0], positional[1])
+            if second == "-" { return .batch(map: first) }
+            if first == "-" { throw mapComesFirst(second, arguments: arguments, command: command) }
+            if isAngle(first) { return .point(map: nil, latitude: Substring(first), longitude: Substring(second)) }
+            if pair(first) != nil, !isMapPath(first), !isAngle(second), pair(second) == nil {
+                throw mapComesFirst(second, arguments: arguments, command: command)
+            }
+            if let (latitude, longitude) = pair(second) { return .point(map: first, latitude: latitude, longitude: longitude) }
+            if !isMapPath(first) { return .point(map: nil, latitude: Substring(first), longitude: Substring(second)) }
+        case 3:
+            let (first, second, third) = (positional[0], positional[1], positional[2])
+            if third == "-" { break }
+            if isAngle(first), isAngle(second), !isAngle(third), !isFile(first) {
+                throw mapComesFirst(third, arguments: arguments, command: command)
+            }
+            return .point(map: first, latitude: Substring(second), longitude: Substring(third))
+        default:
+            break
+        }
+        if command != "query" {
+            throw CommandFailure(message: "usage: gmap \(command) [MAP] LATITUDE LONGITUDE (see 'gmap help \(command)')")
+        }
+        throw CommandFailure(message: "usage: gmap query [MAP] LATITUDE LONGITUDE, or gmap query [MAP] - to read lines from standard input (see 'gmap help query')")
+    }
+
+    /// "the map comes first: gmap query MAP LAT LON", the arguments as given with the map moved to the front.
+    private static func mapComesFirst(_ map: String, arguments: [String], command: String) -> CommandFailure {
+        var rest = arguments
+        if let index = rest.lastIndex(of: map) { rest.remove(at: index) }
+        return CommandFailure(message: "the map comes first: \(Shell.command(["gmap", command, map] + rest))")
     }
 }

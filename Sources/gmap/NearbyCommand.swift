@@ -7,8 +7,43 @@ import GMap
 enum NearbyCommand: Command {
     static let name = "nearby"
     static let summary = "the named places around, or ahead, nearest first"
-    static let options: Set<String> = ["--heading", "--within", "--category", "--limit"]
-    static let flags: Set<String> = ["--ahead", "--json"]
+    /// Its options, in the order of its help.
+    static let options: [CommandOption] = [
+        Option.heading, Option.ahead, Option.within, Option.category, Option.limit,
+        .json.documented("""
+            print one JSON array of {"name", "category", "kind" (the word),
+            "distance_m" (0.1 m), "bearing" (0.1°, clockwise from north)}, with
+            "relative_bearing" (0.1°, positive to the right) and "direction" (ahead,
+            to your right, to your left, behind) when --heading is given
+            """),
+    ]
+
+    /// The options only nearby takes.
+    enum Option {
+        /// `--heading DEG`: where the user faces.
+        static let heading = CommandOption.value("--heading", "DEG", rule: .direction, help: """
+            where the user faces, degrees clockwise from north (any value is taken
+            modulo 360; nan means none). Each place then says where it lies, from its
+            bearing relative to the heading, d in -180 … 180: ahead for -45 ≤ d ≤ 45,
+            to your right for 45 < d ≤ 135, to your left for -135 ≤ d < -45, behind
+            otherwise
+            """)
+        /// `--ahead`: only the places ahead.
+        static let ahead = CommandOption.flag("--ahead", help: "only the places ahead (\"ahead of me\"); needs --heading")
+        /// `--within DIST`: how far to look.
+        static let within = CommandOption.value("--within", "DIST", rule: .distance(maximum: maximumRadius), help: """
+            how far to look: metres, or with a unit, 500m or 1.5km (default 200m,
+            at most 2km)
+            """)
+        /// `--category C`: only places of a category.
+        static let category = CommandOption.value("--category", "C", help: """
+            only places of a category: the whole key=value (tourism=museum), its key
+            (tourism), its value (museum) or its word (tram stop); case does not matter
+            """)
+        /// `--limit N`: the most places printed.
+        static let limit = CommandOption.value("--limit", "N", rule: .wholeNumber(1...Int.max, .afterValue("is not a whole number ≥ 1")),
+                                               help: "at most N places (default \(defaultLimit))")
+    }
 
     /// `--within` when not given, and its largest value, in metres.
     static let defaultRadius = 200.0, maximumRadius = 2000.0
@@ -25,18 +60,14 @@ enum NearbyCommand: Command {
         case .success(let value): coordinate = value
         case .failure(let failure): throw failure
         }
-        let heading = try list.value("--heading").flatMap { try DirectionOption.degrees($0, option: "--heading") }
-        let ahead = list.has("--ahead")
+        let heading = try list.degrees(Option.heading)
+        let ahead = list.has(Option.ahead)
         if ahead, heading == nil {
             throw CommandFailure(message: "--ahead needs --heading DEG (where the user faces): without a heading nothing is ahead")
         }
-        let radius = try list.value("--within").map { try NearbyOption.metres($0, option: "--within", maximum: maximumRadius) } ?? defaultRadius
-        var limit = defaultLimit
-        if let value = list.value("--limit") {
-            guard let number = Int(value), number >= 1 else { throw CommandFailure(message: "--limit '\(value)' is not a whole number ≥ 1") }
-            limit = number
-        }
-        let category = list.value("--category")
+        let radius = try list.metres(Option.within) ?? defaultRadius
+        let limit = try list.integer(Option.limit) ?? defaultLimit
+        let category = list.value(Option.category)
         if let category, category.allSatisfy({ $0 == " " }) {
             throw CommandFailure(message: "--category '\(category)' is empty: give a category such as museum, cafe or tourism=museum")
         }
@@ -47,7 +78,7 @@ enum NearbyCommand: Command {
         }
         let places = source.placesAround(latitude: coordinate.latitude, longitude: coordinate.longitude, heading: heading,
                                          within: radius, category: category, aheadOnly: ahead, limit: limit)
-        if list.has("--json") {
+        if list.has(.json) {
             StandardOutput.shared.write("[" + places.map(json).joined(separator: ",") + "]\n")
         } else {
             StandardOutput.shared.write(places.map { line($0) + "\n" }.joined())
@@ -107,21 +138,7 @@ extension NearbyCommand {
     them (latitude first, decimal or degrees-minutes-seconds).
 
     OPTIONS
-      --heading DEG    where the user faces, degrees clockwise from north (any value is taken
-                       modulo 360; nan means none). Each place then says where it lies, from its
-                       bearing relative to the heading, d in -180 … 180: ahead for -45 ≤ d ≤ 45,
-                       to your right for 45 < d ≤ 135, to your left for -135 ≤ d < -45, behind
-                       otherwise
-      --ahead          only the places ahead ("ahead of me"); needs --heading
-      --within DIST    how far to look: metres, or with a unit, 500m or 1.5km (default 200m,
-                       at most 2km)
-      --category C     only places of a category: the whole key=value (tourism=museum), its key
-                       (tourism), its value (museum) or its word (tram stop); case does not matter
-      --limit N        at most N places (default 10)
-      --json           print one JSON array of {"name", "category", "kind" (the word),
-                       "distance_m" (0.1 m), "bearing" (0.1°, clockwise from north)}, with
-                       "relative_bearing" (0.1°, positive to the right) and "direction" (ahead,
-                       to your right, to your left, behind) when --heading is given
+    \(OptionTable.lines(options, column: 19))
 
     Exit codes: 0 places were found, 1 none (a message on stderr; [] with --json), 2 bad usage
     or input, or a map without a places layer.

@@ -5,7 +5,7 @@ enum NearbyOption {
     /// Parses a radius: a plain decimal number with an optional unit, `m` or `km` (`500m`, `2.5km`,
     /// `10 km`); no unit means metres. Negative, non-numeric and over-large radii (above `maximum`
     /// metres) are errors, named as `option` (`--nearest`; `gmap nearby`'s `--within`).
-    static func metres(_ text: String, option: String = "--nearest", maximum: Double = GMap.maximumNearbyRadius) throws -> Double {
+    static func metres(_ text: String, option: String, maximum: Double) throws -> Double {
         let examples = "for example 500m or 10km; a plain number is metres"
         // The unit is the trailing run of letters; the rest, without trailing spaces, is the number.
         var unitStart = text.endIndex

@@ -10,22 +10,25 @@ enum OSMBuild {
     static let attribution = "© OpenStreetMap contributors, ODbL 1.0"
 
     /// The options of polygon builds, which a location map's fixed layers do not take.
-    static let polygonOptions = ["--id", "--keep", "--precision", "--tile-size", "--max-edges", "--split", "--max-depth",
-                                 "--layer", "--format", "--simplify", "--top", "--geometry"]
+    static let polygonOptions = [Option.id, Option.keep, Option.precision, Option.tileSize, Option.maxEdges, Option.split, Option.maxDepth,
+                                 Option.layer, Option.format, Option.simplify, Option.top, Option.geometry, Option.coastBuffer]
+
+    /// The options of `gmap build`, named here without `BuildCommand.`.
+    private typealias Option = BuildCommand.Option
 
     /// Runs the build that `list` (with `--osm`) asks for.
     static func run(_ list: ArgumentList) throws -> Int32 {
-        guard let input = list.value("--osm"), !input.isEmpty else {
+        guard let input = list.value(Option.osm), !input.isEmpty else {
             throw CommandFailure(message: "--osm needs an OpenStreetMap PBF file: gmap build --osm FILE.osm.pbf -o MAP.gmap")
         }
         try checkArguments(list)
-        guard let asked = list.value("-o") ?? list.value("--output") else {
+        guard let asked = list.value(.output) else {
             throw CommandFailure(message: "gmap build needs an output file: -o OUTPUT.gmap")
         }
         let output = try OutputFile.prepare(asked, inputs: [input])
         let limits = try self.limits(list)
         let started = Date()
-        let includePaths = list.has("--paths")
+        let includePaths = list.has(Option.paths)
         let profile = try roadProfile(list)
         let languages = try self.languages(list)
         let metadata = [
@@ -48,7 +51,7 @@ enum OSMBuild {
             throw CommandFailure(message: "\(input): \(error.description)")
         }
         try OutputFile.write(result.bytes, to: output)
-        if !(list.has("--quiet") || list.has("-q")) {
+        if !list.has(.quiet) {
             StandardError.write(summary(result.summary, counts: result.counts, input: input, output: output,
                                         seconds: Date().timeIntervalSince(started)))
         }
@@ -57,7 +60,7 @@ enum OSMBuild {
 
     /// `--languages LIST|all|none`: the languages whose `name:LL` the map keeps (nil: all); none when absent.
     static func languages(_ list: ArgumentList) throws -> Set<String>? {
-        guard let text = list.value("--languages") else { return [] }
+        guard let text = list.value(Option.languages) else { return [] }
         switch text.lowercased() {
         case "all": return nil
         case "none", "": return []
@@ -72,7 +75,7 @@ enum OSMBuild {
 
     /// `--profile pedestrian|all`, pedestrian when absent.
     static func roadProfile(_ list: ArgumentList) throws -> RoadProfile {
-        guard let text = list.value("--profile") else { return .pedestrian }
+        guard let text = list.value(Option.profile) else { return .pedestrian }
         guard let profile = RoadProfile(rawValue: text.lowercased()) else {
             throw CommandFailure(message: "--profile '\(text)' is not a profile; the profiles are \(RoadProfile.allCases.map(\.rawValue).joined(separator: " and "))")
         }
@@ -82,10 +85,7 @@ enum OSMBuild {
 
     /// The read's limits: `--max-nodes N` (a positive whole number), else the default.
     static func limits(_ list: ArgumentList) throws -> LocationInput.Limits {
-        guard let text = list.value("--max-nodes") else { return LocationInput.Limits() }
-        guard let count = Int(text.replacingOccurrences(of: "_", with: "")), count > 0 else {
-            throw CommandFailure(message: "--max-nodes needs a positive whole number of nodes, not '\(text)'")
-        }
+        guard let count = try list.integer(Option.maxNodes) else { return LocationInput.Limits() }
         return LocationInput.Limits(maximumNodes: count)
     }
 
@@ -94,11 +94,8 @@ enum OSMBuild {
         if let extra = list.positional.first {
             throw CommandFailure(message: "with --osm, the input is the PBF file; '\(extra)' is one input too many (gmap build --osm FILE.osm.pbf -o MAP.gmap)")
         }
-        for option in polygonOptions where list.value(option) != nil {
-            throw CommandFailure(message: "\(option) does not apply to --osm: a location map's layers, ids and settings are fixed (see 'gmap help build')")
-        }
-        if list.has("--coast-buffer") {
-            throw CommandFailure(message: "--coast-buffer does not apply to --osm: a location map's layers, ids and settings are fixed (see 'gmap help build')")
+        for option in polygonOptions where list.isGiven(option) {
+            throw CommandFailure(message: "\(option.name) does not apply to --osm: a location map's layers, ids and settings are fixed (see 'gmap help build')")
         }
     }
 

@@ -8,15 +8,27 @@ import GMap
 enum PlaceCommand: Command {
     static let name = "place"
     static let summary = "the whole placemark: country, sea, time zone, nearest town, …"
-    static let options: Set<String> = [StackedMaps.option, "--max-line", "--threads"]
-    static let flags: Set<String> = ["--json", StackedMaps.noWorld]
+    /// Its options, in the order of its help.
+    static let options: [CommandOption] = [
+        .json.documented("""
+            print the placemark as JSON: isoCountryCode, country, administrativeArea,
+            administrativeAreaCode and timeZone (null when unknown), the other fields
+            only when known (localityDistance in metres, to 0.1 m), and "layers": every
+            layer of every map, with the features containing the point, smallest first,
+            or for a layer of lines or points the features that gave a field (roads: the
+            street; addresses; postcodes; places; settlements; towns). A layer whose
+            name an earlier map has is named NAME#N (N the map's place in the stack)
+            """),
+        StackedMaps.map.documented("a map of the stack (repeatable); not with MAP"),
+        StackedMaps.noWorld.documented("the shipped world map does not join the maps of --map or $GMAP_MAP"),
+        .maxLine, .threads,
+    ]
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         // The same arguments, coordinate reading and messages as gmap query.
-        let target = try QueryCommand.target(of: list.positional, arguments: list.arguments, command: "place")
+        let target = try LeadingMap.beforeCoordinates(list.positional, arguments: list.arguments, command: name)
         if case .batch(let mapPath) = target { return try batch(list, mapPath: mapPath) }
-        if list.value("--max-line") != nil { throw CommandFailure(message: "--max-line only applies with - (lines read from standard input)") }
-        if list.value("--threads") != nil { throw CommandFailure(message: "--threads only applies with - (lines read from standard input)") }
+        try QueryCommand.refuseLineOptions(list, [.maxLine, .threads])
         guard case .point(let mapPath, let latitude, let longitude) = target else {
             throw CommandFailure(message: "usage: gmap place [MAP | --map FILE ...] LATITUDE LONGITUDE [--json] (see 'gmap help place')")
         }
@@ -33,10 +45,10 @@ enum PlaceCommand: Command {
             placemark = map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
         }
         guard !placemark.isEmpty else {
-            if list.has("--json") { StandardOutput.shared.write("null\n") }
+            if list.has(.json) { StandardOutput.shared.write("null\n") }
             throw CommandFailure(message: "no feature of any layer contains (\(latitude), \(longitude))", code: ExitCode.notFound)
         }
-        StandardOutput.shared.write((list.has("--json") ? LayeredQuery.json(placemark) : text(placemark)) + "\n")
+        StandardOutput.shared.write((list.has(.json) ? LayeredQuery.json(placemark) : text(placemark)) + "\n")
         return ExitCode.success
     }
 
@@ -45,7 +57,7 @@ enum PlaceCommand: Command {
     /// `field=value` separated by tabs, or with `--json` its JSON object (`null` for none); an
     /// empty line where no layer answers.
     static func batch(_ list: ArgumentList, mapPath: String?) throws -> Int32 {
-        let reader = LineReader(maximumBytes: try SizeOption.bytes(list, "--max-line", default: LineReader.defaultMaximumBytes))
+        let reader = LineReader(maximumBytes: try list.bytes(.maxLine))
         let threads = try QueryCommand.threads(list)
         let stack: MapStack
         if let locations = try StackedMaps.locations(list, mapArgument: mapPath, command: name) {
@@ -54,7 +66,7 @@ enum PlaceCommand: Command {
             // A stack of one map: its layers' roles are found once, not for every line.
             stack = MapStack([try (mapPath.map(MapLocation.argument) ?? DefaultMap.location()).open()])
         }
-        let json = list.has("--json")
+        let json = list.has(.json)
         return try QueryCommand.batch(style: OutputStyle(all: true, json: json), reader: reader, threads: threads) { coordinate, output in
             let found = stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
             if json {
@@ -138,15 +150,7 @@ extension PlaceCommand {
     roads, addresses, postcodes, areas, places and settlements): see Placemark in the README.
 
     OPTIONS
-      --json        print the placemark as JSON: isoCountryCode, country, administrativeArea,
-                    administrativeAreaCode and timeZone (null when unknown), the other fields
-                    only when known (localityDistance in metres, to 0.1 m), and "layers": every
-                    layer of every map, with the features containing the point, smallest first,
-                    or for a layer of lines or points the features that gave a field (roads: the
-                    street; addresses; postcodes; places; settlements; towns). A layer whose
-                    name an earlier map has is named NAME#N (N the map's place in the stack)
-      --map FILE    a map of the stack (repeatable); not with MAP
-      --no-world    the shipped world map does not join the maps of --map or $GMAP_MAP
+    \(OptionTable.lines(options, column: 16))
 
     A point that no layer answers prints nothing (null with --json), says so on stderr and exits
     1. Bad coordinates, a missing map or a damaged one exit 2.

@@ -5,22 +5,44 @@ import GMap
 enum QueryCommand: Command {
     static let name = "query"
     static let summary = "the feature that contains the point (an id per line with -, answer columns with --csv)"
-    static let options: Set<String> = Set(["--nearest", "--layer", "--max-line", "--threads", StackedMaps.option]).union(CSVQueryCommand.options)
-    static let flags: Set<String> = ["--all", "--json", StackedMaps.noWorld]
+    /// Its options, in the order of its help.
+    static let options: [CommandOption] = [
+        Option.all,
+        .json.documented("""
+            print {"id": …, "properties": {…}} with the properties kept in the map
+            (with --all, an array of them)
+            """),
+        Option.nearest, .layer, .maxLine, .threads,
+    ] + CSVQueryCommand.options + [StackedMaps.map, StackedMaps.noWorld]
+
+    /// The options only query takes (`--csv` and the options it reads are ``CSVQueryCommand``'s).
+    enum Option {
+        /// `--all`: every feature that contains the point.
+        static let all = CommandOption.flag("--all", help: "print every feature that contains the point, smallest area first, space-separated")
+        /// `--nearest DIST`: the nearby fallback.
+        static let nearest = CommandOption.value("--nearest", "DIST", rule: .distance(maximum: GMap.maximumNearbyRadius), help: """
+            when no feature contains the point, answer the feature whose boundary is
+            nearest within DIST (500m, 2.5km, 10km; a plain number is metres; at most
+            100km): prints "ID nearby METRES m" (whole metres; an inside answer is
+            just the ID). Distances are geodesic on WGS 84, accurate to 0.5 %. With
+            --json, adds "match":"inside"|"nearby" and "distance_m" (0 when inside).
+            Only the tiles within DIST of the point are read. Not with --all.
+            """)
+    }
 
     static func run(_ list: ArgumentList) throws -> Int32 {
-        if let input = list.value("--csv") {
+        if let input = list.value(CSVQueryCommand.csv) {
             return try CSVQueryCommand.run(list, input: input, threads: try threads(list))
         }
-        for option in CSVQueryCommand.options.sorted() where list.value(option) != nil {
-            throw CommandFailure(message: "\(option) only applies with --csv (a CSV input with a header row)")
+        for option in CSVQueryCommand.options.sorted(by: { $0.name < $1.name }) where list.isGiven(option) {
+            throw CommandFailure(message: "\(option.name) only applies with --csv (a CSV input with a header row)")
         }
-        var style = OutputStyle(all: list.has("--all"), json: list.has("--json"))
-        if let radius = list.value("--nearest") {
+        var style = OutputStyle(all: list.has(Option.all), json: list.has(.json))
+        if list.value(Option.nearest) != nil {
             guard !style.all else { throw CommandFailure(message: "--nearest answers one feature per point; it cannot be combined with --all") }
-            style.nearest = try NearbyOption.metres(radius)
+            style.nearest = try list.metres(Option.nearest)
         }
-        let target = try self.target(of: list.positional, arguments: list.arguments)
+        let target = try LeadingMap.beforeCoordinates(list.positional, arguments: list.arguments, command: name)
         // Coordinates are read before the map is found, so a typing mistake is named even without a map.
         var point: (coordinate: CoordinateParser.Coordinate, typed: (Substring, Substring))?
         if case .point(_, let latitude, let longitude) = target {
@@ -38,16 +60,15 @@ enum QueryCommand: Command {
         map = try QueryCommand.layer(list, of: map, at: location)
         // --layer NAME answers from that layer alone. The shipped map answers from its first layer, countries, exactly as when it had one
         // layer (scripts read "GI"); `gmap place` gives its whole placemark.
-        let layered = map.layerNames.count > 1 && location.origin != .bundled && list.value("--layer") == nil
+        let layered = map.layerNames.count > 1 && location.origin != .bundled && list.value(.layer) == nil
         if layered, style.nearest != nil {
             throw CommandFailure(message: "--nearest works on single-layer maps in this version; this map has layers \(map.layerNames.joined(separator: ", "))")
         }
         guard let (coordinate, typed) = point else {
-            let reader = LineReader(maximumBytes: try SizeOption.bytes(list, "--max-line", default: LineReader.defaultMaximumBytes))
+            let reader = LineReader(maximumBytes: try list.bytes(.maxLine))
             return try batch(map: map, style: style, layered: layered, reader: reader, threads: try threads(list))
         }
-        if list.value("--max-line") != nil { throw CommandFailure(message: "--max-line only applies with - (lines read from standard input)") }
-        if list.value("--threads") != nil { throw CommandFailure(message: "--threads only applies with - (lines read from standard input)") }
+        try refuseLineOptions(list, [.maxLine, .threads])
         let asked = (String(typed.0), String(typed.1))
         if layered {
             let hint = swapHint(coordinate, typed: typed) { !map.placemark(latitude: $0.latitude, longitude: $0.longitude).isEmpty }
@@ -72,7 +93,7 @@ enum QueryCommand: Command {
     /// The layer `--layer NAME` names in `map` (the map itself without `--layer`); a failure that
     /// lists the map's layers when it has none of that name.
     static func layer(_ list: ArgumentList, of map: GMap, at location: MapLocation) throws -> GMap {
-        guard let name = list.value("--layer") else { return map }
+        guard let name = list.value(.layer) else { return map }
         guard let layer = map.layer(named: name) else {
             throw CommandFailure(message: "\(location.path) has no layer named '\(name)'; its layers are \(map.layerNames.joined(separator: ", "))")
         }
@@ -81,15 +102,15 @@ enum QueryCommand: Command {
 
     /// The maps of `--map` or a `$GMAP_MAP` list with `--all` (every layer of every map), or nil
     /// for one map. Several maps without `--all`, or with `--layer`, are refused.
-    static func stack(_ list: ArgumentList, target: Target, style: OutputStyle) throws -> MapStack? {
+    static func stack(_ list: ArgumentList, target: LeadingMap.Target, style: OutputStyle) throws -> MapStack? {
         guard style.all else {
-            if !list.values(StackedMaps.option).isEmpty || list.has(StackedMaps.noWorld) {
-                throw CommandFailure(message: "\(list.values(StackedMaps.option).isEmpty ? StackedMaps.noWorld : StackedMaps.option) is for several maps, which gmap query answers with --all (every layer of every map); gmap place gives their placemark")
+            if let stacked = [StackedMaps.map, StackedMaps.noWorld].first(where: list.isGiven) {
+                throw CommandFailure(message: "\(stacked.name) is for several maps, which gmap query answers with --all (every layer of every map); gmap place gives their placemark")
             }
             return nil
         }
         guard let locations = try StackedMaps.locations(list, mapArgument: target.map, command: name) else { return nil }
-        if list.value("--layer") != nil {
+        if list.value(.layer) != nil {
             throw CommandFailure(message: "--layer answers from a layer of one map; with several maps (\(StackedMaps.names(locations))), give that map as MAP")
         }
         return try StackedMaps.open(locations)
@@ -101,79 +122,21 @@ enum QueryCommand: Command {
                        list: ArgumentList, style: OutputStyle) throws -> Int32 {
         let placemark = { (coordinate: CoordinateParser.Coordinate) in stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude) }
         guard let (coordinate, typed) = point else {
-            let reader = LineReader(maximumBytes: try SizeOption.bytes(list, "--max-line", default: LineReader.defaultMaximumBytes))
+            let reader = LineReader(maximumBytes: try list.bytes(.maxLine))
             return try batch(style: style, reader: reader, threads: try threads(list)) { coordinate, output in
                 LayeredQuery.write(stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude), style: style, to: &output)
             }
         }
-        if list.value("--max-line") != nil { throw CommandFailure(message: "--max-line only applies with - (lines read from standard input)") }
+        try refuseLineOptions(list, [.maxLine])
         let hint = swapHint(coordinate, typed: typed) { !placemark($0).isEmpty }
         return try LayeredQuery.answer(placemark(coordinate), style: style, asked: (String(typed.0), String(typed.1)), hint: hint)
     }
 
-    /// What the positional arguments ask: a map (nil for the default one) and a point, or lines from standard input.
-    enum Target {
-        case batch(map: String?)
-        case point(map: String?, latitude: Substring, longitude: Substring)
-
-        var map: String? {
-            switch self {
-            case .batch(let map), .point(let map, _, _): return map
-            }
+    /// Fails when one of `options`, which only the lines of standard input use, is given with a point.
+    static func refuseLineOptions(_ list: ArgumentList, _ options: [CommandOption]) throws {
+        if let given = options.first(where: list.isGiven) {
+            throw CommandFailure(message: "\(given.name) only applies with - (lines read from standard input)")
         }
-    }
-
-    /// Reads `[MAP] LAT LON`, `[MAP] "LAT,LON"` and `[MAP] -`, telling a map given after the coordinates
-    /// from a map given first, and bad coordinates without a map from a map without coordinates.
-    /// The count and the coordinates' shape decide; where they leave a doubt, ``LeadingMap``'s rule
-    /// before coordinates (``LeadingMap/isMap(_:before:)``) tells a map from a mistyped coordinate.
-    static func target(of positional: [String], arguments: [String], command: String = "query") throws -> Target {
-        func isAngle(_ text: String) -> Bool { CoordinateParser.isAngle(Substring(text)) }
-        func pair(_ text: String) -> (latitude: Substring, longitude: Substring)? {
-            guard text.contains(where: { $0 == "," || $0 == " " || $0 == "\t" }) else { return nil }
-            return CoordinateParser.split(Substring(text))
-        }
-        /// Whether `text` names a map rather than a mistyped coordinate (the rule before coordinates).
-        func isMapPath(_ text: String) -> Bool { LeadingMap.isMap(text, before: .coordinates) }
-        // "36,14 -5,35" or 36,14 -5,35 (decimal commas), after a map or without one.
-        let coordinates = positional.count == 3 || (positional.count == 2 && LeadingMap.isFile(positional[0]))
-            ? Array(positional.dropFirst()) : positional
-        if let hint = CoordinateParser.decimalCommaHint(coordinates.map { Substring($0) }) { throw CommandFailure(message: hint) }
-        switch positional.count {
-        case 1:
-            if positional[0] == "-" { return .batch(map: nil) }
-            if let (latitude, longitude) = pair(positional[0]) { return .point(map: nil, latitude: latitude, longitude: longitude) }
-        case 2:
-            let (first, second) = (positional[0], positional[1])
-            if second == "-" { return .batch(map: first) }
-            if first == "-" { throw mapComesFirst(second, arguments: arguments, command: command) }
-            if isAngle(first) { return .point(map: nil, latitude: Substring(first), longitude: Substring(second)) }
-            if pair(first) != nil, !isMapPath(first), !isAngle(second), pair(second) == nil {
-                throw mapComesFirst(second, arguments: arguments, command: command)
-            }
-            if let (latitude, longitude) = pair(second) { return .point(map: first, latitude: latitude, longitude: longitude) }
-            if !isMapPath(first) { return .point(map: nil, latitude: Substring(first), longitude: Substring(second)) }
-        case 3:
-            let (first, second, third) = (positional[0], positional[1], positional[2])
-            if third == "-" { break }
-            if isAngle(first), isAngle(second), !isAngle(third), !LeadingMap.isFile(first) {
-                throw mapComesFirst(third, arguments: arguments, command: command)
-            }
-            return .point(map: first, latitude: Substring(second), longitude: Substring(third))
-        default:
-            break
-        }
-        if command != "query" {
-            throw CommandFailure(message: "usage: gmap \(command) [MAP] LATITUDE LONGITUDE (see 'gmap help \(command)')")
-        }
-        throw CommandFailure(message: "usage: gmap query [MAP] LATITUDE LONGITUDE, or gmap query [MAP] - to read lines from standard input (see 'gmap help query')")
-    }
-
-    /// "the map comes first: gmap query MAP LAT LON", the arguments as given with the map moved to the front.
-    private static func mapComesFirst(_ map: String, arguments: [String], command: String = "query") -> CommandFailure {
-        var rest = arguments
-        if let index = rest.lastIndex(of: map) { rest.remove(at: index) }
-        return CommandFailure(message: "the map comes first: \(Shell.command(["gmap", command, map] + rest))")
     }
 
     /// After a miss: the hint that latitude comes first, when the swapped point is valid and `answers` it.
@@ -205,11 +168,7 @@ enum QueryCommand: Command {
 
     /// `--threads N` (a whole number from 1 to 256), by default the number of cores.
     static func threads(_ list: ArgumentList) throws -> Int {
-        guard let text = list.value("--threads") else { return BatchQuery.defaultThreads }
-        guard let count = Int(text), count >= 1, count <= 256 else {
-            throw CommandFailure(message: "--threads takes a whole number from 1 to 256, got \(CoordinateParser.quoted(Substring(text)))")
-        }
-        return count
+        try list.integer(.threads) ?? BatchQuery.defaultThreads
     }
 }
 
@@ -276,16 +235,7 @@ extension QueryCommand {
     nothing lies within 100 km of the point as given: near a coast the order was likely right)
 
     OPTIONS
-      --all     print every feature that contains the point, smallest area first, space-separated
-      --json    print {"id": …, "properties": {…}} with the properties kept in the map
-                (with --all, an array of them)
-      --nearest DIST
-                when no feature contains the point, answer the feature whose boundary is
-                nearest within DIST (500m, 2.5km, 10km; a plain number is metres; at most
-                100km): prints "ID nearby METRES m" (whole metres; an inside answer is
-                just the ID). Distances are geodesic on WGS 84, accurate to 0.5 %. With
-                --json, adds "match":"inside"|"nearby" and "distance_m" (0 when inside).
-                Only the tiles within DIST of the point are read. Not with --all.
+    \(OptionTable.lines(options, column: 12))
 
     With "-" instead of coordinates, reads lines of "lat lon" or "lat,lon" from standard input
     (the numbers read as above) and prints one line per input line: the answer, or an empty line

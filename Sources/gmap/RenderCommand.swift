@@ -8,31 +8,85 @@ import GMapCodecs
 enum RenderCommand: Command {
     static let name = "render"
     static let summary = "draws the map as a PNG, as it answers"
-    static let options: Set<String> = ["-o", "--output", "--width", "--bbox", "--points", "--layer"]
-    static let flags: Set<String> = ["--tiles", "--labels", "--quiet", "-q"]
+    /// Its options, in the order of its help.
+    static let options: [CommandOption] = [
+        .output.documented("the PNG to write (required)"),
+        Option.width, Option.bbox, Option.tiles, Option.points, Option.layer, Option.labels, .quiet,
+    ]
+
+    /// The options only render takes.
+    enum Option {
+        /// `--width N`: the picture's width in pixels.
+        static let width = CommandOption.value("--width", "N", rule: .wholeNumber(1...Int.max, .afterValue("must be a positive whole number of pixels")), help: """
+            the picture's width in pixels; the height follows the window's shape
+            (default: 2048 pixels on the longer side; at most \(MapRenderer.maximumPixels) pixels in all)
+            """)
+        /// `--bbox W,S,E,N`: the window drawn.
+        static let bbox = CommandOption.value("--bbox", "W,S,E,N",
+                                              help: "the window in degrees: west, south, east, north (default: the map's grid)")
+        /// `--tiles`: the tiles tinted and outlined.
+        static let tiles = CommandOption.flag("--tiles", help: """
+            tint each leaf tile by kind and outline the tiles, with a legend:
+              empty    blue     no feature touches the tile
+              covered  green    one feature covers it
+              mixed    orange   a top-level tile record: features with their edges
+              split    magenta  a record in a part of a split tile, stronger with depth
+            outlines where tiles are at least 4 pixels wide: dark grey for top-level
+            tiles, dark magenta for the cuts of split tiles; the legend (bottom left)
+            is drawn last, and labels keep out of it
+            """)
+        /// `--points FILE`: points to mark.
+        static let points = CommandOption.value("--points", "FILE", help: """
+            mark the points of FILE with a cross and the id a lookup gives ("-" and
+            a red cross when no feature contains the point). FILE has "lat,lon" or
+            "lat lon" lines; blank lines and lines starting with # are skipped; extra
+            columns are ignored; a first line of names is a header, and its
+            lat/latitude and lon/lng/longitude columns are read
+            """)
+        /// `--layer NAME` (repeatable): the layers drawn.
+        static let layer = CommandOption.value("--layer", "NAME", repeatable: true, help: """
+            draw this layer of a map of several layers (default: the first layer,
+            with every layer of lines and the first of points over it); repeat
+            it to draw several: the first of polygons is coloured, layers of
+            lines and points are drawn over it: streets as lines (main roads,
+            by their "class" property, wider and orange) and points as dots
+            (1 pixel where there are more than one for every 400 pixels)
+            """)
+        /// `--labels`: the names of what the layers of lines and points draw.
+        static let labels = CommandOption.flag("--labels", help: """
+            name what the layers of lines and points draw: the ids of points
+            (largest "population" first, when they have one) and of main and
+            middle roads, where a name fits without covering another or the
+            legend (default: no names, so that a map of 17,225 towns stays a map).
+            Names are drawn in gmap's 5 × 9 font: ASCII, Latin-1 and Latin
+            Extended-A (accented letters built from letter and mark); other Latin
+            letters with the marks the font has, else as the plain letter; other
+            scripts (Greek, Cyrillic, CJK) as a box
+            """)
+    }
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         let location = try LeadingMap.alone(list.positional, usage: "usage: gmap render [MAP] -o OUT.png (see 'gmap help render')")
             .map(MapLocation.argument) ?? DefaultMap.location(command: name)
-        guard let asked = list.value("-o") ?? list.value("--output") else {
+        guard let asked = list.value(.output) else {
             throw CommandFailure(message: "gmap render needs an output file: -o OUT.png")
         }
-        let output = try OutputFile.prepare(asked, inputs: [location.path] + (list.value("--points").map { [$0] } ?? []))
+        let output = try OutputFile.prepare(asked, inputs: [location.path] + (list.value(Option.points).map { [$0] } ?? []))
         let started = Date()
         let opened = try location.open()
-        let (map, overlays) = try layers(of: opened, named: list.values("--layer"))
+        let (map, overlays) = try layers(of: opened, named: list.values(Option.layer))
         let window = try self.window(for: map, list: list)
-        let points = try list.value("--points").map(RenderPointsFile.read) ?? []
-        let options = MapRenderer.Options(showsTiles: list.has("--tiles"), points: points,
+        let points = try list.value(Option.points).map(RenderPointsFile.read) ?? []
+        let options = MapRenderer.Options(showsTiles: list.has(Option.tiles), points: points,
                                           threads: ProcessInfo.processInfo.activeProcessorCount, overlays: overlays,
-                                          labels: list.has("--labels"))
+                                          labels: list.has(Option.labels))
         let drawingStarted = Date()
         let rendered = MapRenderer.render(map, window: window, options: options)
         let encodingStarted = Date()
         let png = PNGEncoder.encode(rendered.raster)
         let encodingSeconds = Date().timeIntervalSince(encodingStarted)
         try OutputFile.write(png.bytes, to: output)
-        if !(list.has("--quiet") || list.has("-q")) {
+        if !list.has(.quiet) {
             StandardError.write(summary(output: output, png: png, rendered: rendered, window: window,
                                         seconds: (total: Date().timeIntervalSince(started), drawing: encodingStarted.timeIntervalSince(drawingStarted),
                                                   encoding: encodingSeconds)))
@@ -63,7 +117,7 @@ enum RenderCommand: Command {
     /// The window from `--bbox` (default: the map's extent) and `--width` (default: a longer side of 2048 pixels).
     private static func window(for map: GMap, list: ArgumentList) throws -> MapWindow {
         var box = MapWindow.extent(of: map)
-        if let text = list.value("--bbox") {
+        if let text = list.value(Option.bbox) {
             let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             let numbers = parts.compactMap { CoordinateParser.number(Substring($0)) }
             guard parts.count == 4, numbers.count == 4 else {
@@ -71,15 +125,8 @@ enum RenderCommand: Command {
             }
             box = (numbers[0], numbers[1], numbers[2], numbers[3])
         }
-        let width: Int
-        if let text = list.value("--width") {
-            guard let number = Int(text), number > 0 else {
-                throw CommandFailure(message: "--width '\(text)' must be a positive whole number of pixels")
-            }
-            width = number
-        } else {
-            width = MapWindow.width(longerSide: MapRenderer.defaultLongerSide, west: box.west, south: box.south, east: box.east, north: box.north)
-        }
+        let width = try list.integer(Option.width)
+            ?? MapWindow.width(longerSide: MapRenderer.defaultLongerSide, west: box.west, south: box.south, east: box.east, north: box.north)
         do {
             return try MapWindow(west: box.west, south: box.south, east: box.east, north: box.north, width: width,
                                  maximumPixels: MapRenderer.maximumPixels)
@@ -186,38 +233,7 @@ extension RenderCommand {
     (size, pixels, time) goes to stderr.
 
     OPTIONS
-      -o, --output FILE   the PNG to write (required)
-      --width N           the picture's width in pixels; the height follows the window's shape
-                          (default: 2048 pixels on the longer side; at most \(MapRenderer.maximumPixels) pixels in all)
-      --bbox W,S,E,N      the window in degrees: west, south, east, north (default: the map's grid)
-      --tiles             tint each leaf tile by kind and outline the tiles, with a legend:
-                            empty    blue     no feature touches the tile
-                            covered  green    one feature covers it
-                            mixed    orange   a top-level tile record: features with their edges
-                            split    magenta  a record in a part of a split tile, stronger with depth
-                          outlines where tiles are at least 4 pixels wide: dark grey for top-level
-                          tiles, dark magenta for the cuts of split tiles; the legend (bottom left)
-                          is drawn last, and labels keep out of it
-      --points FILE       mark the points of FILE with a cross and the id a lookup gives ("-" and
-                          a red cross when no feature contains the point). FILE has "lat,lon" or
-                          "lat lon" lines; blank lines and lines starting with # are skipped; extra
-                          columns are ignored; a first line of names is a header, and its
-                          lat/latitude and lon/lng/longitude columns are read
-      --layer NAME        draw this layer of a map of several layers (default: the first layer,
-                          with every layer of lines and the first of points over it); repeat
-                          it to draw several: the first of polygons is coloured, layers of
-                          lines and points are drawn over it: streets as lines (main roads,
-                          by their "class" property, wider and orange) and points as dots
-                          (1 pixel where there are more than one for every 400 pixels)
-      --labels            name what the layers of lines and points draw: the ids of points
-                          (largest "population" first, when they have one) and of main and
-                          middle roads, where a name fits without covering another or the
-                          legend (default: no names, so that a map of 17,225 towns stays a map).
-                          Names are drawn in gmap's 5 × 9 font: ASCII, Latin-1 and Latin
-                          Extended-A (accented letters built from letter and mark); other Latin
-                          letters with the marks the font has, else as the plain letter; other
-                          scripts (Greek, Cyrillic, CJK) as a box
-      -q, --quiet         print no summary
+    \(OptionTable.lines(options, column: 22))
 
     EXAMPLES
       gmap render world.gmap -o world.png --width 1200

@@ -7,13 +7,15 @@ import GMapWorld
 /// then the shipped world map unless `--no-world`. Without either, the command reads one map as it
 /// always has: MAP, else `$GMAP_MAP` naming one map, else the shipped map alone.
 enum StackedMaps {
-    /// The options every such command takes.
-    static let option = "--map", noWorld = "--no-world"
+    /// `--map FILE` (repeatable): a map of the stack.
+    static let map = CommandOption.value("--map", "FILE", repeatable: true)
+    /// `--no-world`: the shipped world map does not join the stack.
+    static let noWorld = CommandOption.flag("--no-world")
 
     /// Where the maps of the stack are, in the order given (the world map last), or nil when the
     /// command reads one map: `mapArgument` (a MAP before the coordinates) or the default map.
     static func locations(_ list: ArgumentList, mapArgument: String?, command: String) throws -> [MapLocation]? {
-        let given = list.values(option)
+        let given = list.values(map)
         var locations: [MapLocation]
         let environment = ProcessInfo.processInfo.environment[DefaultMap.environmentVariable] ?? ""
         if !given.isEmpty {

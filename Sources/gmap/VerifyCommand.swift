@@ -6,14 +6,22 @@ import GMap
 enum VerifyCommand: Command {
     static let name = "verify"
     static let summary = "checks every byte a lookup can reach, and known locations"
-    static let options: Set<String> = ["--known", "--limit"]
-    static let flags: Set<String> = []
+    /// Its options, which the text of its help describes.
+    static let options = [Option.known, Option.limit]
+
+    /// The options verify takes.
+    enum Option {
+        /// `--known FILE`: known locations to check.
+        static let known = CommandOption.value("--known", "FILE")
+        /// `--limit N`: the most problems listed (a value that is not a whole number is taken as 50).
+        static let limit = CommandOption.value("--limit", "N")
+    }
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         guard list.positional.count == 1, let path = list.positional.first else {
             throw CommandFailure(message: "usage: gmap verify MAP [--known FILE] (see 'gmap help verify')")
         }
-        let limit = Int(list.value("--limit") ?? "") ?? 50
+        let limit = Int(list.value(Option.limit) ?? "") ?? 50
         let map: GMap
         switch Result(catching: { () throws(GMapError) -> GMap in try GMap(contentsOf: path) }) {
         case .success(let opened):
@@ -36,7 +44,7 @@ enum VerifyCommand: Command {
             out += "\(path): NOT SOUND, \(count)\(count >= limit ? "+" : "") \(count == 1 ? "problem" : "problems")\n"
             for problem in verifier.problems { out += "  \(problem)\n" }
         }
-        if let known = list.value("--known") {
+        if let known = list.value(Option.known) {
             let (checked, failed, lines) = try checkKnown(map: map, path: known)
             failures = failed
             out += lines

@@ -22,30 +22,87 @@ enum WhereCommand: Command {
 
     static let name = "where"
     static let summary = "where the point is, in words: the area, the road, the intersection ahead"
-    static let options: Set<String> = ["--heading", "--course", "--replay", "--language", "--max-line"]
-    static let flags: Set<String> = ["--json", "--every", "--throttled"]
+    /// Its options, in the order of its help.
+    static let options: [CommandOption] = [
+        Option.heading, Option.course, Option.language,
+        .json.documented("""
+            print {"kind": "along_road"|"inside"|"other"|"unknown", "road": {"name",
+            "class", "distance_m", "direction", "bearing"}, "intersection_ahead":
+            {"streets", "distance_m", "bearing", "main"}, "nearest_place": {"name",
+            "category", "kind", "distance_m", "bearing"}, "area": {…}, "callouts":
+            [{"text", "bearing"}]} (null for what there is not; a callout's bearing,
+            to play it from that direction, is null when it has no subject)
+            """),
+        Option.replay,
+        .maxLine.documented("""
+            with --replay: the longest line read (default 1M; bytes, or with K, M
+            or G); a longer one is such a line, skipped without being held in memory
+            """),
+        Option.every, Option.throttled,
+    ]
+
+    /// The options only where takes.
+    enum Option {
+        /// `--heading DEG`: where the user faces.
+        static let heading = CommandOption.value("--heading", "DEG", rule: .direction, help: """
+            where the user faces (a compass), degrees clockwise from north: the
+            callout says "facing"; any value is taken modulo 360; nan means none
+            """)
+        /// `--course DEG`: where the user moves.
+        static let course = CommandOption.value("--course", "DEG", rule: .direction, help: """
+            where the user moves (GPS course over ground): the callout says
+            "heading". Without either, there is no intersection ahead.
+            """)
+        /// `--language LL`: the language of the names.
+        static let language = CommandOption.value("--language", "LL", help: """
+            names in that language (OSM's name:LL, such as sv or en) where the map
+            has them (gmap build --osm --languages LL), else OSM's name; a map
+            without any is named on stderr. The words stay English.
+            """)
+        /// `--replay FILE`: a track of fixes to read.
+        static let replay = CommandOption.value("--replay", "FILE", help: """
+            read a track from FILE ("-": standard input), lines
+            time,lat,lon[,course[,heading]] (time in seconds; course where the user
+            moves, as --course; heading where the user faces, as --heading; either
+            may be empty; blank lines and lines starting with # are skipped), feed
+            each fix to one location context and print "TIME CALLOUTS" for the
+            first fix, then where the road, the area or the intersection ahead
+            changed while the user has a direction (standing still: nothing).
+            The context smooths GPS noise, keeps the road steady near junctions
+            and takes a new one within seconds of a turn. With --json, one object
+            per line, with "time" and "changes". A line that cannot be read
+            is named with its number on stderr and skipped; the exit code is then 2.
+            """)
+        /// `--every`: a sense for every fix of the track.
+        static let every = CommandOption.flag("--every", help: "with --replay: a sense for every fix")
+        /// `--throttled`: a sense every 15 s or 10 m.
+        static let throttled = CommandOption.flag("--throttled", help: """
+            with --replay: a sense when 15 s have passed or the user moved 10 m
+            since the last one printed
+            """)
+    }
 
     static func run(_ list: ArgumentList) throws -> Int32 {
-        let style = Style(json: list.has("--json"), language: try language(list))
-        if let replay = list.value("--replay") {
-            for option in ["--heading", "--course"] where list.value(option) != nil {
-                throw CommandFailure(message: "\(option) applies to one point; with --replay, each line's fourth field is its course and the fifth its compass heading")
+        let style = Style(json: list.has(.json), language: try language(list))
+        if let replay = list.value(Option.replay) {
+            for option in [Option.heading, Option.course] where list.isGiven(option) {
+                throw CommandFailure(message: "\(option.name) applies to one point; with --replay, each line's fourth field is its course and the fifth its compass heading")
             }
             guard list.positional.count == 1 else {
                 throw CommandFailure(message: "usage: gmap where MAP --replay FILE|- [--every | --throttled] [--json] (see 'gmap help where')")
             }
-            if list.has("--every") && list.has("--throttled") {
+            if list.has(Option.every) && list.has(Option.throttled) {
                 throw CommandFailure(message: "give --every (a sense for every fix) or --throttled (every 15 s or 10 m), not both")
             }
             let source = try openSource(list.positional[0])
             guard let source else { return noRoadLayer(list.positional[0]) }
             warnWithoutNames(source, style: style, map: list.positional[0])
-            let mode: WhereReplay.Mode = list.has("--every") ? .every : list.has("--throttled") ? .throttled : .onChange
+            let mode: WhereReplay.Mode = list.has(Option.every) ? .every : list.has(Option.throttled) ? .throttled : .onChange
             var replayer = WhereReplay(input: replay, mode: mode, style: style)
-            replayer.maximumLineBytes = try SizeOption.bytes(list, "--max-line", default: LineReader.defaultMaximumBytes)
+            replayer.maximumLineBytes = try list.bytes(.maxLine)
             return try replayer.run(source: source)
         }
-        for flag in ["--every", "--throttled"] where list.has(flag) { throw CommandFailure(message: "\(flag) only applies with --replay FILE") }
+        for flag in [Option.every, Option.throttled] where list.has(flag) { throw CommandFailure(message: "\(flag.name) only applies with --replay FILE") }
         let (mapPath, latitude, longitude) = try point(of: list.positional)
         // Coordinates and the direction are read before the map is opened, so a typing mistake is named even without a map.
         let coordinate: CoordinateParser.Coordinate
@@ -53,10 +110,11 @@ enum WhereCommand: Command {
         case .success(let value): coordinate = value
         case .failure(let failure): throw failure
         }
-        let heading = try list.value("--heading").map { try DirectionOption.degrees($0, option: "--heading") }
-        let course = try list.value("--course").map { try DirectionOption.degrees($0, option: "--course") }
-        if heading != nil, course != nil { throw CommandFailure(message: "give --heading (where the user faces) or --course (where the user moves), not both") }
-        let fix = LocationFix(latitude: coordinate.latitude, longitude: coordinate.longitude, time: 0, heading: heading ?? nil, course: course ?? nil)
+        let heading = try list.degrees(Option.heading), course = try list.degrees(Option.course)
+        if list.isGiven(Option.heading), list.isGiven(Option.course) {  // nan counts: a direction was given
+            throw CommandFailure(message: "give --heading (where the user faces) or --course (where the user moves), not both")
+        }
+        let fix = LocationFix(latitude: coordinate.latitude, longitude: coordinate.longitude, time: 0, heading: heading, course: course)
         guard let source = try openSource(mapPath) else { return noRoadLayer(mapPath) }
         warnWithoutNames(source, style: style, map: mapPath)
         var context = LocationContext(source: source)
@@ -76,9 +134,9 @@ enum WhereCommand: Command {
 
     /// `--language CODE`: a language code as `gmap build --languages` takes them.
     static func language(_ list: ArgumentList) throws -> String? {
-        guard let code = list.value("--language") else { return nil }
+        guard let code = list.value(Option.language) else { return nil }
         guard LocalNames.isLanguageKey("name:" + code) else {
-            throw CommandFailure(message: "--language '\(code)' is not a language code (two or three lower-case letters, such as sv or en)")
+            throw CommandFailure(message: "\(Option.language.name) '\(code)' is not a language code (two or three lower-case letters, such as sv or en)")
         }
         return code
     }
@@ -140,35 +198,7 @@ extension WhereCommand {
     (latitude first, decimal or degrees-minutes-seconds).
 
     OPTIONS
-      --heading DEG   where the user faces (a compass), degrees clockwise from north: the
-                      callout says "facing"; any value is taken modulo 360; nan means none
-      --course DEG    where the user moves (GPS course over ground): the callout says
-                      "heading". Without either, there is no intersection ahead.
-      --language LL   names in that language (OSM's name:LL, such as sv or en) where the map
-                      has them (gmap build --osm --languages LL), else OSM's name; a map
-                      without any is named on stderr. The words stay English.
-      --json          print {"kind": "along_road"|"inside"|"other"|"unknown", "road": {"name",
-                      "class", "distance_m", "direction", "bearing"}, "intersection_ahead":
-                      {"streets", "distance_m", "bearing", "main"}, "nearest_place": {"name",
-                      "category", "kind", "distance_m", "bearing"}, "area": {…}, "callouts":
-                      [{"text", "bearing"}]} (null for what there is not; a callout's bearing,
-                      to play it from that direction, is null when it has no subject)
-      --replay FILE   read a track from FILE ("-": standard input), lines
-                      time,lat,lon[,course[,heading]] (time in seconds; course where the user
-                      moves, as --course; heading where the user faces, as --heading; either
-                      may be empty; blank lines and lines starting with # are skipped), feed
-                      each fix to one location context and print "TIME CALLOUTS" for the
-                      first fix, then where the road, the area or the intersection ahead
-                      changed while the user has a direction (standing still: nothing).
-                      The context smooths GPS noise, keeps the road steady near junctions
-                      and takes a new one within seconds of a turn. With --json, one object
-                      per line, with "time" and "changes". A line that cannot be read
-                      is named with its number on stderr and skipped; the exit code is then 2.
-      --max-line SIZE with --replay: the longest line read (default 1M; bytes, or with K, M
-                      or G); a longer one is such a line, skipped without being held in memory
-      --every         with --replay: a sense for every fix
-      --throttled     with --replay: a sense when 15 s have passed or the user moved 10 m
-                      since the last one printed
+    \(OptionTable.lines(options, column: 18))
 
     Exit codes: 0 something was said, 1 nothing known nearby (one point), 2 bad usage or input,
     or a map without a road layer ("gmap where: MAP has no road layer (build it with --osm)").

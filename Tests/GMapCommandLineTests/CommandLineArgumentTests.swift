@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import GMapTestSupport
+import gmap
 
 /// Arguments a person actually types (issue #14, part 2): "LAT,LON" in one argument, bad coordinates
 /// without a map, the map after the coordinates, longitude first, degrees-minutes-seconds, unknown
@@ -181,21 +182,16 @@ final class CommandLineArgumentTests: CommandLineTestCase {
     }
 
     /// The commands as the tool lists them, read rather than typed again (the literal list above is
-    /// the one check of the message's wording): the test target cannot import the executable's
-    /// `CommandTable`, so the list is read from `gmap help`, whose USAGE section the tool builds from
-    /// that table, in its order (``HelpOverview``). The overview rather than the snapshot directory,
-    /// because the overview is the tool's own answer, with the order the message must follow, while
-    /// the directory is a copy, without order, that can lag behind the tool; checking the directory
-    /// against the overview catches a command added without a snapshot (and HelpSnapshotTests
-    /// catches a snapshot left behind, and pins the overview itself).
-    func testUnknownCommandMessageListsTheCommandsOfTheOverview() throws {
-        let overview = try run(["help"])
-        XCTAssertEqual(overview.status, 0, overview.stderr)
-        let commands = HelpOverview(overview.stdout).commands
-        XCTAssertFalse(commands.isEmpty, "no command in the USAGE section of gmap help")
+    /// the one check of the message's wording): the tool's own `CommandTable.names`, the list the
+    /// message and the overview are both built from (``CommandOptionTests`` checks that the overview
+    /// lists them, in that order). Each must have a snapshot of its help, so a command added without
+    /// one fails here (and HelpSnapshotTests catches a snapshot left behind, and pins the overview).
+    func testUnknownCommandMessageListsTheCommandTable() throws {
+        let commands = CommandTable.names
+        XCTAssertFalse(commands.isEmpty, "the tool's CommandTable lists no command")
         let snapshots = try SnapshotFiles.help.names()
         for command in commands {
-            XCTAssertTrue(snapshots.contains(command), "gmap help lists \(command), which has no \(SnapshotFiles.help.relativePath)/\(command).txt")
+            XCTAssertTrue(snapshots.contains(command), "the tool has the command \(command), which has no \(SnapshotFiles.help.relativePath)/\(command).txt")
             let help = try run(["help", command])
             XCTAssertEqual(help.status, 0, "gmap help \(command): \(help.stderr)")
         }

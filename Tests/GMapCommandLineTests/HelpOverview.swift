@@ -1,6 +1,5 @@
-/// The commands `gmap help` lists, read from its output: the tests cannot import the executable's
-/// `CommandTable`, and the overview is built from it (each command's synopsis lines, in the table's
-/// order, then `gmap help [COMMAND]`).
+/// The commands `gmap help` lists, read from its output, which the tool builds from its
+/// `CommandTable` (each command's synopsis lines, in the table's order, then `gmap help [COMMAND]`).
 struct HelpOverview {
     /// The overview as the tool printed it.
     let text: String

@@ -32,8 +32,40 @@ enum BenchCommand: Command {
 
     static let name = "bench"
     static let summary = "measures opening, lookups, memory, threads and the batch path, against another map or C"
-    static let options: Set<String> = ["--points", "--runs", "--seed", "--near", "--points-file", "--answers", "--save-points", "--walks", "--osm", "--against", "--c-reader"]
-    static let flags: Set<String> = ["--json"]
+    /// Its options, which the text of its help describes.
+    static let options: [CommandOption] = [
+        Option.points, Option.runs, Option.seed, Option.near, .json, Option.savePoints, Option.pointsFile, Option.answers,
+        Option.against, Option.cReader, Option.osm, Option.walks,
+    ]
+
+    /// The options bench takes (and `--json`).
+    enum Option {
+        /// `--points N`: the points of each set.
+        static let points = CommandOption.value("--points", "N", rule: positive)
+        /// `--runs R`: the timed runs.
+        static let runs = CommandOption.value("--runs", "R", rule: positive)
+        /// `--seed S`: the seed of the point sets.
+        static let seed = CommandOption.value("--seed", "S", rule: positive)
+        /// `--near METRES`: how near a boundary the near-border points lie.
+        static let near = CommandOption.value("--near", "METRES")
+        /// `--save-points FILE`: where the point sets are written.
+        static let savePoints = CommandOption.value("--save-points", "FILE")
+        /// `--points-file FILE`: the points timed instead of the sets.
+        static let pointsFile = CommandOption.value("--points-file", "FILE")
+        /// `--answers OUT`: where the answers to the points of `--points-file` are written.
+        static let answers = CommandOption.value("--answers", "OUT")
+        /// `--against OTHER.gmap`: another map timed on the same points.
+        static let against = CommandOption.value("--against", "OTHER.gmap")
+        /// `--c-reader GMAP_REF`: the C reference reader timed on the same points.
+        static let cReader = CommandOption.value("--c-reader", "GMAP_REF")
+        /// `--osm FILE.osm.pbf`: the extract a location map is built from, timed, then measured.
+        static let osm = CommandOption.value("--osm", "FILE.osm.pbf")
+        /// `--walks W`: the walks of the location bench.
+        static let walks = CommandOption.value("--walks", "W", rule: positive)
+
+        /// A whole number above 0.
+        private static let positive = ValueRule.wholeNumber(1...Int.max, .afterValue("must be a positive whole number"))
+    }
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         var settings = try parse(list)
@@ -55,41 +87,41 @@ enum BenchCommand: Command {
 
     static func parse(_ list: ArgumentList) throws -> Settings {
         var settings: Settings
-        if list.value("--osm") != nil, !list.positional.isEmpty {
+        if list.value(Option.osm) != nil, !list.positional.isEmpty {
             throw CommandFailure(message: "with --osm, gmap bench measures the map it builds from the PBF file; '\(list.positional[0])' is one map too many")
         }
         let map = try LeadingMap.alone(list.positional, usage: "usage: gmap bench [MAP] [--points N] [--runs R] (see 'gmap help bench')")
         switch map {
         case let map?: settings = Settings(location: .argument(map))
         // With --osm, the map is the one built from the PBF file, set once it is built.
-        case nil where list.value("--osm") != nil: settings = Settings(location: .argument(""))
+        case nil where list.value(Option.osm) != nil: settings = Settings(location: .argument(""))
         case nil: settings = Settings(location: try DefaultMap.location(command: name))
         }
-        settings.pointCount = try positive(list, "--points", default: settings.pointCount)
-        settings.runs = try positive(list, "--runs", default: settings.runs)
-        settings.seed = UInt64(try positive(list, "--seed", default: Int(settings.seed)))
-        if let text = list.value("--near") {
+        settings.pointCount = try list.integer(Option.points) ?? settings.pointCount
+        settings.runs = try list.integer(Option.runs) ?? settings.runs
+        settings.seed = try list.integer(Option.seed).map(UInt64.init) ?? settings.seed
+        if let text = list.value(Option.near) {
             guard let metres = Double(text), metres > 0, metres <= 100_000 else {
                 throw CommandFailure(message: "--near '\(text)' must be a distance in metres above 0 and at most 100000")
             }
             settings.nearMetres = metres
         }
-        settings.pointsFile = list.value("--points-file")
-        settings.answersFile = list.value("--answers")
+        settings.pointsFile = list.value(Option.pointsFile)
+        settings.answersFile = list.value(Option.answers)
         if settings.answersFile != nil, settings.pointsFile == nil {
             throw CommandFailure(message: "--answers needs --points-file (the answers are written for those points, in order)")
         }
-        settings.savePointsFile = list.value("--save-points")
-        settings.walks = try positive(list, "--walks", default: settings.walks)
-        if let osm = list.value("--osm") {
+        settings.savePointsFile = list.value(Option.savePoints)
+        settings.walks = try list.integer(Option.walks) ?? settings.walks
+        if let osm = list.value(Option.osm) {
             guard !osm.isEmpty else { throw CommandFailure(message: "--osm needs an OpenStreetMap PBF file: gmap bench --osm FILE.osm.pbf") }
             settings.osmFile = osm
         }
-        if let other = list.value("--against") {
+        if let other = list.value(Option.against) {
             guard !other.isEmpty else { throw CommandFailure(message: "--against needs a map to compare with: gmap bench MAP --against OTHER.gmap") }
             settings.againstFile = other
         }
-        if let reader = list.value("--c-reader") {
+        if let reader = list.value(Option.cReader) {
             do {
                 try ChildProcess.checkExecutable(reader)
             } catch {
@@ -97,7 +129,7 @@ enum BenchCommand: Command {
             }
             settings.cReaderFile = reader
         }
-        settings.json = list.has("--json")
+        settings.json = list.has(.json)
         // Checked before anything is measured, as build, export and render check theirs: an output
         // that is an input (the map, the points file, the PBF file) or not a regular file is refused.
         let inputs = [settings.path, settings.pointsFile, settings.osmFile].compactMap { $0 }.filter { !$0.isEmpty }
@@ -248,11 +280,6 @@ enum BenchCommand: Command {
         if value == Int.min { StandardError.write("") }
     }
 
-    private static func positive(_ list: ArgumentList, _ name: String, default value: Int) throws -> Int {
-        guard let text = list.value(name) else { return value }
-        guard let number = Int(text), number > 0 else { throw CommandFailure(message: "\(name) '\(text)' must be a positive whole number") }
-        return number
-    }
 }
 
 extension BenchCommand {
