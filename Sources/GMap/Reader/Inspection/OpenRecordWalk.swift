@@ -60,10 +60,8 @@ extension TileRecordReader {
         var lowest = 0
         for index in 0..<runCount {
             let runStart = cursor.position
-            let run: SharedRun
-            switch readSharedRun(header) {
-            case .success(let value): run = value
-            case .failure(let runProblem):
+            var run = PackedRunHead()
+            if let runProblem = readSharedRun(header, into: &run) {
                 isSound = false
                 problem(RecordProblem(offset: runStart, reason: "run \(index) \(runProblem.phrase)"))
                 return false

@@ -49,11 +49,8 @@ extension TileRecordReader {
         var lowest = 0
         for index in 0..<header.runCount {
             let runStart = cursor.position
-            let shared: SharedRun
-            switch readSharedRun(header) {
-            case .success(let value): shared = value
-            case .failure(let runProblem): return fail(problem, runStart, "run \(index) \(runProblem.phrase)")
-            }
+            var shared = PackedRunHead()
+            if let runProblem = readSharedRun(header, into: &shared) { return fail(problem, runStart, "run \(index) \(runProblem.phrase)") }
             let first = shared.mask.trailingZeroBitCount
             if first < lowest {
                 problem(RecordProblem(offset: runStart, reason: "run \(index) starts at slot \(first), after a run starting at slot \(lowest) (runs must come by lowest slot)"))

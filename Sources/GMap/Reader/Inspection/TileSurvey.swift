@@ -211,7 +211,8 @@ extension TileRecordReader {
             _ = cursor.readVarint()
             bits.vertexCountBytes += cursor.position - runStart
             cursor.position = runStart
-            guard case .success = readSharedRun(header) else { return nil }
+            var run = PackedRunHead()
+            guard readSharedRun(header, into: &run) == nil else { return nil }
             bits.maskBits += maskBits
             bits.firstVertexBits += Int(header.firstWidthX + header.firstWidthY)
             bits.widthBits += 2 * Int(FormatLayout.SharedRecord.widthFieldBits)

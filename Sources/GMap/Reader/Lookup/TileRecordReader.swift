@@ -116,6 +116,14 @@ struct TileRecordReader {
     /// one byte each for the bit widths of the x and y deltas, then the deltas bit-packed
     /// (x then y, zig-zag, least significant bit first), padded to a whole byte.
     @inlinable mutating func readPackedRun(checkingVertices: Bool, _ edge: (Int64, Int64, Int64, Int64) -> Void) -> RunProblem? {
+        var run = PackedRunHead()
+        if let problem = readPackedRunHead(into: &run) { return problem }
+        return decode(run, checkingVertices: checkingVertices, edge)
+    }
+
+    /// Reads the head of a version 2 run (``readPackedRun(checkingVertices:_:)``) into `run`, and
+    /// moves the cursor past the run. Returns nil when the head was read whole, or what was wrong.
+    @inlinable mutating func readPackedRunHead(into run: inout PackedRunHead) -> RunProblem? {
         guard let vertexCount = cursor.readVarint(), vertexCount >= 2,
               vertexCount - 1 <= UInt64(cursor.remaining) &* 8 else { return .badVertexCount }
         guard let firstX = cursor.readSigned(), let firstY = cursor.readSigned() else { return .endsEarly }
@@ -127,10 +135,17 @@ struct TileRecordReader {
         // At most 8 × remaining × 66 bits: no overflow in 64 bits, and checked before it becomes an Int.
         let packedBytes = ((vertexCount &- 1) &* (widthX &+ widthY) &+ 7) / 8
         guard packedBytes <= UInt64(cursor.remaining) else { return .endsEarly }
-        let fields = BitFields(base: cursor.base, start: cursor.position, byteCount: Int(packedBytes), spanEnd: fileEnd)
+        run.mask = 1
+        run.start = cursor.position
+        run.byteCount = Int(packedBytes)
+        run.firstBit = 0
+        run.pairs = vertexCount &- 1
+        run.widthX = widthX
+        run.widthY = widthY
+        run.x = bounds.west &+ firstX
+        run.y = bounds.south &+ firstY
         cursor.position &+= Int(packedBytes)
-        return decodePairs(fields, from: 0, pairs: vertexCount &- 1, widthX: widthX, widthY: widthY,
-                           x: bounds.west &+ firstX, y: bounds.south &+ firstY, checkingVertices: checkingVertices, edge)
+        return nil
     }
 
     /// Decodes `pairs` packed zig-zag delta pairs from stream bit `bit` on, starting at vertex
@@ -171,6 +186,47 @@ struct TileRecordReader {
         return nil
     }
 
+    /// Whether `point` crosses an odd number of the edges of a packed run (format 2 or 3) whose head
+    /// was read: the lookup's form of ``decode(_:checkingVertices:_:)``.
+    ///
+    /// Only an edge whose ends lie on different sides of the line `y = point.y` or of the tile's
+    /// east side can cross the path ``EvenOddRule`` counts, so each vertex is compared with those
+    /// two lines once, and the exact test runs only for an edge whose ends compare differently.
+    @inlinable func crossingParity(_ run: PackedRunHead, point: GridPoint, east: Int64, south: Int64) -> Bool {
+        let fields = BitFields(base: cursor.base, start: run.start, byteCount: run.byteCount, spanEnd: fileEnd)
+        let widthX = run.widthX, widthY = run.widthY, pairs = run.pairs, startX = run.x, startY = run.y
+        let pairWidth = widthX &+ widthY
+        // start + byteCount ≤ the end of TILE ≤ fileEnd, so the difference cannot overflow.
+        guard pairWidth <= 56, fileEnd &- fields.start &- fields.byteCount >= 8 else {
+            var odd = false
+            _ = decodePairs(fields, from: run.firstBit, pairs: pairs, widthX: widthX, widthY: widthY, x: startX, y: startY,
+                            checkingVertices: false) { ax, ay, bx, by in
+                if EvenOddRule.flipsParity(point: point, east: east, south: south, ax: ax, ay: ay, bx: bx, by: by) { odd.toggle() }
+            }
+            return odd
+        }
+        let maskX = BitFields.mask(widthX), maskY = BitFields.mask(widthY), py = point.y
+        var x = startX, y = startY, bit = run.firstBit, odd = false
+        var above = y > py, beyond = x > east
+        for _ in 0..<pairs {
+            // One unaligned eight-byte load holds both deltas of a vertex.
+            let word = UInt64(littleEndian: fields.base.loadUnaligned(fromByteOffset: fields.start &+ Int(truncatingIfNeeded: bit &>> 3),
+                                                                      as: UInt64.self)) &>> (bit & 7)
+            bit &+= pairWidth
+            let nextX = x &+ ZigZag.decode(word & maskX), nextY = y &+ ZigZag.decode((word &>> widthX) & maskY)
+            let nextAbove = nextY > py, nextBeyond = nextX > east
+            if nextAbove != above || nextBeyond != beyond,
+               EvenOddRule.flipsParity(point: point, east: east, south: south, ax: x, ay: y, bx: nextX, by: nextY) {
+                odd.toggle()
+            }
+            x = nextX
+            y = nextY
+            above = nextAbove
+            beyond = nextBeyond
+        }
+        return odd
+    }
+
     // MARK: Format 3: slots, then runs with masks
 
     /// The fixed part of a format 3 record, read by ``readSharedHeader()``.
@@ -203,8 +259,14 @@ struct TileRecordReader {
         let cornerBytes = Int(slotCount &+ 7) / 8
         guard cursor.remaining >= cornerBytes else { return nil }
         var corners: UInt64 = 0
-        for index in 0..<cornerBytes {
-            corners |= UInt64(cursor.base.load(fromByteOffset: cursor.position &+ index, as: UInt8.self)) &<< UInt64(index &* 8)
+        if fileEnd &- cursor.position >= 8 {
+            // One load holds every corner byte (at most 8); the bytes after them are masked off.
+            corners = UInt64(littleEndian: cursor.base.loadUnaligned(fromByteOffset: cursor.position, as: UInt64.self))
+                & BitFields.mask(UInt64(cornerBytes &* 8))
+        } else {
+            for index in 0..<cornerBytes {
+                corners |= UInt64(cursor.base.load(fromByteOffset: cursor.position &+ index, as: UInt8.self)) &<< UInt64(index &* 8)
+            }
         }
         cursor.position &+= cornerBytes
         guard let runCount = cursor.readVarint(), runCount <= UInt64(cursor.remaining) else { return nil }
@@ -220,63 +282,94 @@ struct TileRecordReader {
                             firstWidthX: widthX, firstWidthY: widthY)
     }
 
-    /// Reads the head of one format 3 run: its mask, and where its vertices start.
-    /// `decode` then walks its edges; the cursor is already past the run.
-    @usableFromInline struct SharedRun {
-        @usableFromInline var mask: UInt64
-        @usableFromInline var fields: BitFields
-        @usableFromInline var firstBit: UInt64
-        @usableFromInline var pairs: UInt64
-        @usableFromInline var widthX: UInt64
-        @usableFromInline var widthY: UInt64
-        @usableFromInline var x: Int64
-        @usableFromInline var y: Int64
+    /// The head of one packed run, read by ``readSharedRun(_:into:)`` (format 3) or
+    /// ``readPackedRunHead(into:)`` (format 2): its mask, and where and how its vertices are
+    /// stored. ``decode(_:checkingVertices:_:)`` then walks its edges.
+    @usableFromInline struct PackedRunHead {
+        /// The slots the run counts for (bit `i`: slot `i`; format 2: 1); never zero once read.
+        @usableFromInline var mask: UInt64 = 0
+        /// Where the run's bit stream starts, and its length in whole bytes.
+        @usableFromInline var start = 0
+        @usableFromInline var byteCount = 0
+        /// The stream bit of the first delta pair, after the head.
+        @usableFromInline var firstBit: UInt64 = 0
+        /// The number of delta pairs: the run's vertices minus one.
+        @usableFromInline var pairs: UInt64 = 0
+        @usableFromInline var widthX: UInt64 = 0
+        @usableFromInline var widthY: UInt64 = 0
+        /// The first vertex.
+        @usableFromInline var x: Int64 = 0
+        @usableFromInline var y: Int64 = 0
 
-        @inlinable init(mask: UInt64, fields: BitFields, firstBit: UInt64, pairs: UInt64, widthX: UInt64, widthY: UInt64, x: Int64, y: Int64) {
-            self.mask = mask
-            self.fields = fields
-            self.firstBit = firstBit
-            self.pairs = pairs
-            self.widthX = widthX
-            self.widthY = widthY
-            self.x = x
-            self.y = y
-        }
+        /// A run not read yet.
+        @inlinable init() {}
     }
 
-    /// Reads a format 3 run's vertex count and bit-stream head, and moves the cursor past the run.
-    @inlinable mutating func readSharedRun(_ header: SharedHeader) -> Result<SharedRun, RunProblem> {
+    /// Reads a format 3 run's vertex count and bit-stream head into `run`, and moves the cursor
+    /// past the run. Returns nil when the head was read whole, or what was wrong with it.
+    ///
+    /// The run is filled in place rather than returned, so that the lookup's loop over runs keeps
+    /// it in one place instead of copying a result through memory for every run.
+    @inlinable mutating func readSharedRun(_ header: SharedHeader, into run: inout PackedRunHead) -> RunProblem? {
         guard let vertexCount = cursor.readVarint(), vertexCount >= 2,
-              vertexCount - 1 <= UInt64(cursor.remaining) &* 8 else { return .failure(.badVertexCount) }
+              vertexCount - 1 <= UInt64(cursor.remaining) &* 8 else { return .badVertexCount }
         let maskBits = header.slotCount > 1 ? header.slotCount : 0
-        let headBits = maskBits &+ header.firstWidthX &+ header.firstWidthY &+ 2 &* FormatLayout.SharedRecord.widthFieldBits
-        guard (headBits &+ 7) / 8 <= UInt64(cursor.remaining) else { return .failure(.endsEarly) }
+        let widthBits = FormatLayout.SharedRecord.widthFieldBits
+        let headBits = maskBits &+ header.firstWidthX &+ header.firstWidthY &+ 2 &* widthBits
+        guard (headBits &+ 7) / 8 <= UInt64(cursor.remaining) else { return .endsEarly }
         let available = cursor.remaining
-        let head = BitFields(base: cursor.base, start: cursor.position, byteCount: available, spanEnd: fileEnd)
-        let mask = maskBits > 0 ? head.field(at: 0, width: maskBits) : 1
-        guard mask != 0 else { return .failure(.emptyMask) }
+        let mask: UInt64, firstX: Int64, firstY: Int64, widthX: UInt64, widthY: UInt64
         var bit = maskBits
-        let firstX = ZigZag.decode(head.field(at: bit, width: header.firstWidthX))
-        bit &+= header.firstWidthX
-        let firstY = ZigZag.decode(head.field(at: bit, width: header.firstWidthY))
-        bit &+= header.firstWidthY
-        let widthX = head.field(at: bit, width: FormatLayout.SharedRecord.widthFieldBits)
-        let widthY = head.field(at: bit &+ FormatLayout.SharedRecord.widthFieldBits, width: FormatLayout.SharedRecord.widthFieldBits)
-        bit &+= 2 &* FormatLayout.SharedRecord.widthFieldBits
-        guard widthX <= PackedRun.maximumWidth, widthY <= PackedRun.maximumWidth else { return .failure(.badWidths) }
+        if fileEnd &- cursor.position >= Int(truncatingIfNeeded: (headBits &+ 7) / 8) &+ 8 {
+            // Common case: eight bytes can be loaded from every field's first byte. The mask starts
+            // at bit 0, so one load holds all of its up to 64 bits; every other field is at most 33
+            // bits wide, and a load shifted by up to 7 bits still holds 57.
+            let start = cursor.position, base = cursor.base
+            func word(at bit: UInt64) -> UInt64 {
+                UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start &+ Int(truncatingIfNeeded: bit &>> 3), as: UInt64.self)) &>> (bit & 7)
+            }
+            mask = maskBits > 0 ? word(at: 0) & BitFields.mask(maskBits) : 1
+            firstX = ZigZag.decode(word(at: bit) & BitFields.mask(header.firstWidthX))
+            bit &+= header.firstWidthX
+            firstY = ZigZag.decode(word(at: bit) & BitFields.mask(header.firstWidthY))
+            bit &+= header.firstWidthY
+            let widths = word(at: bit)
+            widthX = widths & BitFields.mask(widthBits)
+            widthY = (widths &>> widthBits) & BitFields.mask(widthBits)
+        } else {
+            let head = BitFields(base: cursor.base, start: cursor.position, byteCount: available, spanEnd: fileEnd)
+            mask = maskBits > 0 ? head.field(at: 0, width: maskBits) : 1
+            firstX = ZigZag.decode(head.field(at: bit, width: header.firstWidthX))
+            bit &+= header.firstWidthX
+            firstY = ZigZag.decode(head.field(at: bit, width: header.firstWidthY))
+            bit &+= header.firstWidthY
+            widthX = head.field(at: bit, width: widthBits)
+            widthY = head.field(at: bit &+ widthBits, width: widthBits)
+        }
+        guard mask != 0 else { return .emptyMask }
+        bit &+= 2 &* widthBits
+        guard widthX <= PackedRun.maximumWidth, widthY <= PackedRun.maximumWidth else { return .badWidths }
         // At most 64 + 66 + 12 + 8 × remaining × 66 bits: no overflow in 64 bits.
         let byteCount = (bit &+ (vertexCount &- 1) &* (widthX &+ widthY) &+ 7) / 8
-        guard byteCount <= UInt64(available) else { return .failure(.endsEarly) }
-        let fields = BitFields(base: cursor.base, start: cursor.position, byteCount: Int(byteCount), spanEnd: fileEnd)
+        guard byteCount <= UInt64(available) else { return .endsEarly }
+        run.mask = mask
+        run.start = cursor.position
+        run.byteCount = Int(byteCount)
+        run.firstBit = bit
+        run.pairs = vertexCount &- 1
+        run.widthX = widthX
+        run.widthY = widthY
+        run.x = bounds.west &+ firstX
+        run.y = bounds.south &+ firstY
         cursor.position &+= Int(byteCount)
-        return .success(SharedRun(mask: mask, fields: fields, firstBit: bit, pairs: vertexCount &- 1, widthX: widthX, widthY: widthY,
-                                  x: bounds.west &+ firstX, y: bounds.south &+ firstY))
+        return nil
     }
 
-    /// Calls `edge` for each edge of a format 3 run read by ``readSharedRun(_:)``.
-    @inlinable func decode(_ run: SharedRun, checkingVertices: Bool, _ edge: (Int64, Int64, Int64, Int64) -> Void) -> RunProblem? {
-        decodePairs(run.fields, from: run.firstBit, pairs: run.pairs, widthX: run.widthX, widthY: run.widthY,
-                    x: run.x, y: run.y, checkingVertices: checkingVertices, edge)
+    /// Calls `edge` for each edge of a packed run whose head was read.
+    @inlinable func decode(_ run: PackedRunHead, checkingVertices: Bool, _ edge: (Int64, Int64, Int64, Int64) -> Void) -> RunProblem? {
+        let fields = BitFields(base: cursor.base, start: run.start, byteCount: run.byteCount, spanEnd: fileEnd)
+        return decodePairs(fields, from: run.firstBit, pairs: run.pairs, widthX: run.widthX, widthY: run.widthY,
+                           x: run.x, y: run.y, checkingVertices: checkingVertices, edge)
     }
 
     // MARK: Lookup
@@ -298,12 +391,9 @@ struct TileRecordReader {
         var parity = header.corners & BitFields.mask(header.slotCount)
         var answers = SlotFeatures(base: cursor.base, position: header.featuresStart, end: cursor.end, featureCount: featureCount)
         var settled: UInt64 = 0
+        var run = PackedRunHead()
         for _ in 0..<header.runCount {
-            let run: SharedRun
-            switch readSharedRun(header) {
-            case .success(let value): run = value
-            case .failure: isSound = false; return
-            }
+            guard readSharedRun(header, into: &run) == nil else { isSound = false; return }
             // Runs come by their lowest slot: every slot below it is final.
             let lowest = UInt64(run.mask.trailingZeroBitCount)
             if lowest > settled {
@@ -311,13 +401,7 @@ struct TileRecordReader {
                 guard answers.report(ready, to: body) else { isSound = answers.isSound; return }
                 settled = lowest
             }
-            var odd = false
-            _ = decode(run, checkingVertices: false) { ax, ay, bx, by in
-                if EvenOddRule.flipsParity(point: point, east: east, south: south, ax: ax, ay: ay, bx: bx, by: by) {
-                    odd.toggle()
-                }
-            }
-            if odd { parity ^= run.mask }
+            if crossingParity(run, point: point, east: east, south: south) { parity ^= run.mask }
         }
         _ = answers.report(parity & ~BitFields.mask(settled), to: body)
         isSound = answers.isSound
@@ -328,6 +412,7 @@ struct TileRecordReader {
         let east = bounds.east, south = bounds.south
         guard let entryCount = cursor.readVarint(), entryCount <= UInt64(cursor.remaining) else { isSound = false; return }
         var featureIndex: UInt64 = 0
+        var run = PackedRunHead()
         for _ in 0..<entryCount {
             guard let head = cursor.readVarint(), let runCount = cursor.readVarint(),
                   runCount <= UInt64(cursor.remaining) else { isSound = false; return }
@@ -335,12 +420,17 @@ struct TileRecordReader {
             guard featureIndex < UInt64(featureCount) else { isSound = false; return }
             var inside = (head & 1) == 1
             for _ in 0..<runCount {
-                let problem = readRun(checkingVertices: false) { ax, ay, bx, by in
-                    if EvenOddRule.flipsParity(point: point, east: east, south: south, ax: ax, ay: ay, bx: bx, by: by) {
-                        inside.toggle()
+                if packedRuns {
+                    guard readPackedRunHead(into: &run) == nil else { isSound = false; return }
+                    if crossingParity(run, point: point, east: east, south: south) { inside.toggle() }
+                } else {
+                    let problem = readVarintRun { ax, ay, bx, by in
+                        if EvenOddRule.flipsParity(point: point, east: east, south: south, ax: ax, ay: ay, bx: bx, by: by) {
+                            inside.toggle()
+                        }
                     }
+                    guard problem == nil else { isSound = false; return }
                 }
-                guard problem == nil else { isSound = false; return }
             }
             if inside, !body(Int(featureIndex)) { return }
         }
