@@ -41,6 +41,7 @@ struct Options {
     init(_ control0: UInt8, _ control1: UInt8, _ control2: UInt8) {
         // 1…64 bytes at a time (many chunk boundaries), or everything at once.
         chunkSize = control0 < 0xC0 ? 1 + Int(control0 & 0x3F) : 1 << 20
+        // swift-format-ignore: NeverForceUnwrap
         let quantizer = Quantizer(unitsPerDegree: precisions[Int(control1 >> 3) & 3])!
         build.quantizer = quantizer
         build.tileSize = max(1, Int64((tileDegrees[Int(control1 & 7)] * Double(quantizer.unitsPerDegree)).rounded()))

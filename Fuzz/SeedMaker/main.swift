@@ -26,6 +26,7 @@ struct Variant {
 
     func options() -> BuildOptions {
         var options = BuildOptions()
+        // swift-format-ignore: NeverForceUnwrap
         options.quantizer = Quantizer(unitsPerDegree: unitsPerDegree)!
         options.tileSize = tileDegrees * unitsPerDegree
         options.maximumEdgesPerTile = maximumEdges
@@ -161,6 +162,7 @@ func versionOne(_ source: [UInt8]) throws -> [UInt8] {
                 }
             }
         }
+        // swift-format-ignore: NeverForceUnwrap
         grid.put32(2 << 30 | moved[old]!, at: at)
     }
     sections[gridIndex].bytes = grid.bytes

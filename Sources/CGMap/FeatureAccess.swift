@@ -1,3 +1,4 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
 import GMap
 
 // The C interface declared in include/gmap.h: a feature's id and properties, in place or copied.

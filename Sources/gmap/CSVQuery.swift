@@ -147,6 +147,7 @@ enum CSVQueryCommand {
             }
         }
         let all = guesses.0 + guesses.1
+        // swift-format-ignore: NeverForceUnwrap
         let list = all.dropLast().joined(separator: ", ") + " or " + all.last!
         throw CommandFailure(message: "cannot tell which column holds the \(role): no column is named \(list) (in any case); name it with \(option) NAME (the header's columns are \(columns))")
     }

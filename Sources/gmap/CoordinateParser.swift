@@ -67,8 +67,10 @@ enum CoordinateParser {
         case (false, true):
             return ranged(latitude: second.degrees, longitude: first.degrees, typed: (longitude, latitude), swappable: false)
         case (false, nil):
+            // swift-format-ignore: NeverForceUnwrap
             return .failure(CommandFailure(message: "latitude \(quoted(latitude)) is a longitude (\(first.hemisphere!))\(swapHint(latitude: latitude, longitude: longitude))"))
         case (nil, true):
+            // swift-format-ignore: NeverForceUnwrap
             return .failure(CommandFailure(message: "longitude \(quoted(longitude)) is a latitude (\(second.hemisphere!))\(swapHint(latitude: latitude, longitude: longitude))"))
         default:
             return ranged(latitude: first.degrees, longitude: second.degrees, typed: (latitude, longitude),
@@ -113,6 +115,7 @@ enum CoordinateParser {
             let parts = trimmed.split(whereSeparator: isSpace)
             return parts.count == 2 ? (parts[0], parts[1]) : nil
         case 1:
+            // swift-format-ignore: NeverForceUnwrap
             let comma = trimmed.firstIndex(of: ",")!
             let parts = [trim(trimmed[..<comma]), trim(trimmed[trimmed.index(after: comma)...])]
             for part in parts where part.isEmpty || (part.contains(where: isSpace) && !hasMarks(part)) { return nil }

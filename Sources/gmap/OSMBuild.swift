@@ -80,7 +80,6 @@ enum OSMBuild {
             throw CommandFailure(message: "--profile '\(text)' is not a profile; the profiles are \(RoadProfile.allCases.map(\.rawValue).joined(separator: " and "))")
         }
         return profile
-
     }
 
     /// The read's limits: `--max-nodes N` (a positive whole number), else the default.

@@ -11,7 +11,6 @@ import GMapTestSupport
 #endif
 
 final class GeoJSONReaderTests: XCTestCase {
-
     // MARK: - Helpers
 
     private func readAll(_ text: String, chunkSize: Int = 1 << 20) throws -> [GeoJSONFeature] {

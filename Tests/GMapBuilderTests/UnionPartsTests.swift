@@ -204,8 +204,8 @@ final class UnionPartsTests: XCTestCase {
     }
 }
 
-private extension MapBuilder {
-    func finishReport() throws -> BuildReport { try finish().report }
+extension MapBuilder {
+    fileprivate func finishReport() throws -> BuildReport { try finish().report }
 }
 
 /// countries-osm, whose `PS` has 43 polygons, some overlapping near Jerusalem: the map answers the

@@ -122,5 +122,4 @@ final class DeflateRenderTests: XCTestCase {
             }
         }
     }
-
 }

@@ -8,8 +8,6 @@ import gmap
 /// help topics, missing output directories, a bad $GMAP_MAP, GeoJSON where a map belongs, and ids
 /// that fell back to feature positions. Every test runs the built `gmap`.
 final class CommandLineArgumentTests: CommandLineTestCase {
-
-
     private var fixtures: String { TestSupport.fixtures.appendingPathComponent("all-fixtures.geojson").path }
 
 

@@ -8,9 +8,6 @@ import GMapTestSupport
 
 /// `gmap render`: the picture it writes, its points file, layers, tiles and every error it reports.
 final class CommandLineRenderTests: CommandLineTestCase {
-
-
-
     private func fixtureMap() throws -> String {
         let map = path("fixtures.gmap")
         let result = try run(["build", TestSupport.fixtures.appendingPathComponent("all-fixtures.geojson").path, "-o", map, "--id", "id", "-q"])

@@ -5,7 +5,6 @@ import GMapTestSupport
 
 /// `gmap build --layer`, `gmap query` on a map of several layers, `gmap find` and `gmap info`.
 final class LayerCommandLineTests: CommandLineTestCase {
-
     private func fixture(_ name: String) -> String { TestSupport.fixtures.appendingPathComponent(name).path }
 
     /// country = all fixtures, shape = the C shape and the overlaps.

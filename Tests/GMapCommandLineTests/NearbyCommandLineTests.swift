@@ -5,7 +5,6 @@ import GMapTestSupport
 
 /// `gmap query … --nearest DIST`: output, JSON, batch mode and the radius's errors.
 final class NearbyCommandLineTests: CommandLineTestCase {
-
     /// Runs the tool with `GMAP_MAP` empty, so that a command without a map uses the shipped one.
     @discardableResult
     override func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Outcome {

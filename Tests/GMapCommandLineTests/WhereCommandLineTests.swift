@@ -10,9 +10,6 @@ import GMapTestSupport
 /// one street (``PBFFixture``), a polygon map without roads, and bad arguments, replay lines and
 /// PBF files. Every test runs the built `gmap`.
 final class WhereCommandLineTests: CommandLineTestCase {
-
-
-
     /// The fixtures' polygon map: a map without a road layer.
     private func polygonMap() throws -> String {
         let map = path("fixtures.gmap")

@@ -66,6 +66,7 @@ package enum PBFFixture {
         let strings = ["", "highway", "residential", "name", "Keskuskatu", "amenity", "cafe", "type", "multipolygon", "outer", "label"]
         var table = ProtobufWriter()
         for string in strings { table.string(1, string) }
+        // swift-format-ignore: NeverForceUnwrap
         func index(_ string: String) -> Int64 { Int64(strings.firstIndex(of: string)!) }
 
         var dense = ProtobufWriter()

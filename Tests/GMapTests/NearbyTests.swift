@@ -347,6 +347,7 @@ enum BruteForceDistance {
         }
     }
 
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// Vincenty's inverse formula on WGS 84 (accurate to 0.5 mm away from antipodes).
     static func vincenty(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
         let a = 6_378_137.0, f = 1 / 298.257223563, b = a * (1 - f)

@@ -301,5 +301,4 @@ final class SpecExampleTests: CommandLineTestCase {
         XCTAssertEqual(try Data(contentsOf: plain).count, 1427)
         XCTAssertEqual(file.count, 994)
     }
-
 }

@@ -143,6 +143,7 @@ func hostMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<C
     while true {
         let count = line.withUnsafeMutableBufferPointer { host_read_line($0.baseAddress, $0.count) }
         guard count >= 0 else { break }
+        // swift-format-ignore: NeverForceUnwrap
         let point = line.withUnsafeBufferPointer { parsePoint($0.baseAddress!) }
         if options.measureStack {
             if let point {
@@ -163,6 +164,7 @@ func hostMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<C
         let probe = StackProbe(map: map, latitudes: latitudes, longitudes: longitudes)
         func measure() -> Int {
             host_measure_stack(65536, { context in
+                // swift-format-ignore: NeverForceUnwrap
                 Unmanaged<StackProbe>.fromOpaque(context!).takeUnretainedValue().run()
             }, Unmanaged.passUnretained(probe).toOpaque())
         }

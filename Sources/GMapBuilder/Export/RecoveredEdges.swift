@@ -143,7 +143,9 @@ public struct RecoveredEdges: Sendable {
         var parts = [(edges, joined.unpairedEnds)]
         if let later = laterParts.removeValue(forKey: index) {
             for part in later.keys.sorted() {
+                // swift-format-ignore: NeverForceUnwrap
                 let joined = EdgeEndJoiner(ends: later[part]!.loose)
+                // swift-format-ignore: NeverForceUnwrap
                 parts.append((later[part]!.whole + joined.edges, joined.unpairedEnds))
             }
         }

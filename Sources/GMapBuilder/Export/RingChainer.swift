@@ -88,7 +88,7 @@ public struct RingChainer: Sendable {
     public init(edges: [RecoveredEdge]) {
         precondition(edges.count < 1 << 30, "a feature of \(edges.count) edges")
         self.edges = edges
-        var keyed = [(vertex: Int64, code: Int32)]()
+        var keyed: [(vertex: Int64, code: Int32)] = []
         keyed.reserveCapacity(2 * edges.count)
         for (index, edge) in edges.enumerated() {
             keyed.append((edge.start, Int32(2 * index)))

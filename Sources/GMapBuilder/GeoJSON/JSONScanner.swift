@@ -55,6 +55,7 @@ extension GeoJSONParser {
             got = min(want, memory.count - memoryOffset)
             if got > 0 {
                 memory.withUnsafeBufferPointer { src in
+                    // swift-format-ignore: NeverForceUnwrap
                     (buf + end).update(from: src.baseAddress! + memoryOffset, count: got)
                 }
                 memoryOffset += got

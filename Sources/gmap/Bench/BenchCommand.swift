@@ -279,7 +279,6 @@ enum BenchCommand: Command {
     @inline(never) static func blackHole(_ value: Int) {
         if value == Int.min { StandardError.write("") }
     }
-
 }
 
 extension BenchCommand {

@@ -57,6 +57,7 @@ extension GMap {
     public func forEachLeafTile(_ body: (LeafTile) -> Void) -> Int {
         let featureCount = layout.features.count
         var unreadable = 0
+        // swift-format-ignore: OnlyOneTrailingClosureArgument
         DirectoryWalker(storage: storage).walk(problem: { _ in unreadable += 1 }) { leaf in
             switch TileEntry.kind(of: leaf.entry) {
             case TileEntry.emptyKind:

@@ -242,6 +242,7 @@ public struct MapVerifier {
         var leaves: [LocatedTile] = []
         var splitTiles: Int64 = 0
         let walker = DirectoryWalker(storage: map.storage)
+        // swift-format-ignore: OnlyOneTrailingClosureArgument
         walker.walk(meeting: { _ in true }, problem: { directoryProblems.append(($0.tile, $0.offset, $0.reason)) }) { leaf in
             leaves.append(leaf)
         }

@@ -101,6 +101,6 @@ extension GMap: Hashable {
     }
 }
 
-private extension ObjectIdentifier {
-    init(lhs: AnyObject) { self.init(lhs) }
+extension ObjectIdentifier {
+    fileprivate init(lhs: AnyObject) { self.init(lhs) }
 }
