@@ -3,9 +3,9 @@
 # no package, no network) and the repository's .swift-format, and fails on any finding.
 #
 # Usage: Scripts/format-check.sh [PATH …]
-#   PATH  files or folders to lint (default: Package.swift and the Swift files of Sources, Tests,
-#         Examples/swift, Fuzz, Scripts and Benchmarks; folders are searched recursively, hidden
-#         folders such as .build skipped)
+#   PATH  files or folders to lint (default: Package.swift and the Swift files git tracks in
+#         Sources, Tests, Examples/swift, Fuzz, Scripts and Benchmarks; outside a git work tree,
+#         those folders searched recursively, hidden folders such as .build skipped)
 #
 # Only the rules that .swift-format turns on are checked. swift-format's lint also compares each
 # file with what its pretty printer would write ([Indentation], [LineLength], [Spacing],
@@ -20,7 +20,15 @@ cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
 if [ $# -eq 0 ]; then
-    set -- Package.swift Sources Tests Examples/swift Fuzz Scripts Benchmarks
+    if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        # The tracked Swift files only: build products and the copies the fuzz scripts make in
+        # Fuzz/bin (ignored by git) are not the project's code.
+        mapfile -t files < <(git ls-files -- Package.swift 'Sources/*.swift' 'Tests/*.swift' 'Examples/swift/*.swift' \
+            'Fuzz/*.swift' 'Scripts/*.swift' 'Benchmarks/*.swift')
+        set -- "${files[@]}"
+    else
+        set -- Package.swift Sources Tests Examples/swift Fuzz Scripts Benchmarks
+    fi
 fi
 # --strict: every finding is an error, and swift format exits 1.
 if swift format lint --strict --recursive --debug-disable-pretty-print --configuration .swift-format "$@"; then
