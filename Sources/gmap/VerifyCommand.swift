@@ -13,15 +13,15 @@ enum VerifyCommand: Command {
     enum Option {
         /// `--known FILE`: known locations to check.
         static let known = CommandOption.value("--known", "FILE")
-        /// `--limit N`: the most problems listed (a value that is not a whole number is taken as 50).
-        static let limit = CommandOption.value("--limit", "N")
+        /// `--limit N`: the most problems listed (default 50).
+        static let limit = CommandOption.value("--limit", "N", rule: .wholeNumber(1...Int.max, .afterValue("must be a whole number above 0")))
     }
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         guard list.positional.count == 1, let path = list.positional.first else {
             throw CommandFailure(message: "usage: gmap verify MAP [--known FILE] (see 'gmap help verify')")
         }
-        let limit = Int(list.value(Option.limit) ?? "") ?? 50
+        let limit = try list.integer(Option.limit) ?? 50
         let map: GMap
         switch Result(catching: { () throws(GMapError) -> GMap in try GMap(contentsOf: path) }) {
         case .success(let opened):

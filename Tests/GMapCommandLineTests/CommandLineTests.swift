@@ -213,6 +213,14 @@ final class CommandLineTests: CommandLineTestCase {
         XCTAssertEqual(headerResult.status, 1)
         XCTAssertTrue(headerResult.stdout.contains("header at byte 36"), headerResult.stdout)
         XCTAssertEqual(try run(["verify", temporary.appendingPathComponent("absent.gmap").path]).status, 2)
+        // --limit takes a whole number above 0; anything else is refused, naming the value.
+        for bad in ["0", "-3", "many", "2.5"] {
+            let refused = try run(["verify", headerPath.path, "--limit", bad])
+            XCTAssertEqual(refused.status, 2, bad)
+            XCTAssertEqual(refused.stderr, "gmap: --limit '\(bad)' must be a whole number above 0\n")
+        }
+        let limited = try run(["verify", headerPath.path, "--limit", "1"])
+        XCTAssertEqual(limited.status, 1, limited.stderr)
     }
 
     /// A build whose write fails (the file-size limit is hit mid-write) leaves the old map and no temporary file.
