@@ -15,8 +15,10 @@ struct BatchQuery: Sendable {
     /// For a layered answer: the map as a stack of one, whose layers' roles are found once.
     let stack: MapStack?
 
-    /// Writes a point's answer (without the newline) to the end of `output`.
-    typealias Writer = @Sendable (CoordinateParser.Coordinate, inout [UInt8]) -> Void
+    /// Writes a point's answer (without the newline) to the end of `output`; `placemark` is the
+    /// one placemark of the lines answered together, for ``MapStack/placemark(latitude:longitude:into:)``
+    /// to fill again rather than make a new one for every line.
+    typealias Writer = @Sendable (CoordinateParser.Coordinate, inout [UInt8], inout Placemark) -> Void
 
     init(map: GMap?, style: OutputStyle, layered: Bool, maximumBytes: Int) {
         self.map = map
@@ -110,6 +112,8 @@ struct BatchQuery: Sendable {
         }
         // A map of several layers with --json: each feature's JSON made once a chunk.
         var madeJSON: [Feature: String] = [:]
+        // The placemark each line of a map of several layers (or `custom`) fills again.
+        var placemark = Placemark(latitude: 0, longitude: 0)
         func json(_ feature: Feature) -> String {
             if let text = madeJSON[feature] { return text }
             let text = JSONText.feature(feature)
@@ -137,7 +141,7 @@ struct BatchQuery: Sendable {
                 switch parsed {
                 case .success(let coordinate):
                     if let custom {
-                        custom(coordinate, &answers.output)
+                        custom(coordinate, &answers.output, &placemark)
                     } else if let map {
                         let text = QueryAnswer(map: map, style: style)
                         if plain {
@@ -168,7 +172,7 @@ struct BatchQuery: Sendable {
                                 answers.output.append(contentsOf: text.noAnswer.utf8)
                             }
                         } else if layered, let stack {
-                            let placemark = stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
+                            stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude, into: &placemark)
                             LayeredQuery.write(placemark, style: style, to: &answers.output, featureJSON: json)
                         } else {
                             answers.output.append(contentsOf: (text.text(latitude: coordinate.latitude, longitude: coordinate.longitude) ?? text.noAnswer).utf8)

@@ -67,8 +67,8 @@ enum PlaceCommand: Command {
             stack = MapStack([try (mapPath.map(MapLocation.argument) ?? DefaultMap.location()).open()])
         }
         let json = list.has(.json)
-        return try QueryCommand.batch(style: OutputStyle(all: true, json: json), reader: reader, threads: threads) { coordinate, output in
-            let found = stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        return try QueryCommand.batch(style: OutputStyle(all: true, json: json), reader: reader, threads: threads) { coordinate, output, found in
+            stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude, into: &found)
             if json {
                 if found.isEmpty { output.append(contentsOf: "null".utf8) } else { LayeredQuery.writeJSON(found, to: &output) }
                 return

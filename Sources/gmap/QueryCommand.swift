@@ -123,8 +123,9 @@ enum QueryCommand: Command {
         let placemark = { (coordinate: CoordinateParser.Coordinate) in stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude) }
         guard let (coordinate, typed) = point else {
             let reader = LineReader(maximumBytes: try list.bytes(.maxLine))
-            return try batch(style: style, reader: reader, threads: try threads(list)) { coordinate, output in
-                LayeredQuery.write(stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude), style: style, to: &output)
+            return try batch(style: style, reader: reader, threads: try threads(list)) { coordinate, output, found in
+                stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude, into: &found)
+                LayeredQuery.write(found, style: style, to: &output)
             }
         }
         try refuseLineOptions(list, [.maxLine])

@@ -17,6 +17,10 @@ final class PlacemarkStackDatasetTests: XCTestCase {
         let stack = MapStack([world, city])  // given world first: the location map still leads
         XCTAssertEqual(stack.maps.map(\.layerNames), [city.layerNames, world.layerNames])
         var fromCity: [String: Int] = [:], fromWorld: [String: Int] = [:]
+        // One placemark of each filled again for every point (MapStack.placemark(latitude:longitude:into:)):
+        // the city map's street, address and place answers must not linger from the point before.
+        let cityStack = MapStack([city])
+        var reusedCity = Placemark(latitude: 0, longitude: 0), reusedStack = Placemark(latitude: 0, longitude: 0)
         func count(_ field: String, _ cityValue: Any?, _ worldValue: Any?) {
             if cityValue != nil { fromCity[field, default: 0] += 1 } else if worldValue != nil { fromWorld[field, default: 0] += 1 }
         }
@@ -26,6 +30,10 @@ final class PlacemarkStackDatasetTests: XCTestCase {
             let w = world.placemark(latitude: latitude, longitude: longitude)
             let s = stack.placemark(latitude: latitude, longitude: longitude)
             let at = "\(latitude) \(longitude)"
+            cityStack.placemark(latitude: latitude, longitude: longitude, into: &reusedCity)
+            XCTAssertEqual(reusedCity.comparableFields, c.comparableFields, at)
+            stack.placemark(latitude: latitude, longitude: longitude, into: &reusedStack)
+            XCTAssertEqual(reusedStack.comparableFields, s.comparableFields, at)
             XCTAssertEqual(s.isoCountryCode, c.isoCountryCode ?? w.isoCountryCode, at)
             XCTAssertEqual(s.country, c.country ?? (w.isoCountryCode == nil || w.isoCountryCode == s.isoCountryCode ? w.country : nil), at)
             let cityState = c.administrativeArea != nil || c.administrativeAreaCode != nil

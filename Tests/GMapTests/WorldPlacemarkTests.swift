@@ -83,6 +83,8 @@ final class WorldPlacemarkTests: XCTestCase {
         var random = SplitMix64(seed: 26_04)
         let count = TestSupport.underSanitizer ? 300 : 20_000
         var withLocality = 0, atSea = 0
+        // One placemark filled again for every point, as a batch does (MapStack.placemark(latitude:longitude:into:)).
+        var reused = Placemark(latitude: 0, longitude: 0)
         for step in 0..<count {
             var latitude = asin(random.unit() * 2 - 1) * 180 / .pi, longitude = random.unit() * 360 - 180
             if step % 2 == 1, let town = towns.feature(at: random.below(towns.featureCount))?.labelPoint {
@@ -96,6 +98,8 @@ final class WorldPlacemarkTests: XCTestCase {
                 ("locality", one.locality, kept.locality), ("administrativeArea", one.administrativeArea, kept.administrativeArea),
             ]
             for (name, expected, got) in fields { XCTAssertEqual(got, expected, "\(name) at \(latitude), \(longitude)") }
+            stack.placemark(latitude: latitude, longitude: longitude, into: &reused)
+            XCTAssertEqual(reused.comparableFields, one.comparableFields, "reused at \(latitude), \(longitude)")
             XCTAssertEqual(kept.localityDistance, one.localityDistance, "at \(latitude), \(longitude)")
             XCTAssertEqual(kept.answers.map { $0.layer }, one.answers.map { $0.layer })
             XCTAssertEqual(kept.answers.map { $0.features.map(\.index) }, one.answers.map { $0.features.map(\.index) }, "at \(latitude), \(longitude)")

@@ -63,6 +63,20 @@ public struct MapStack: Sendable {
         return result
     }
 
+    /// Makes `placemark` the placemark of the point, as ``placemark(latitude:longitude:)`` gives it,
+    /// reusing its storage: a program asking for many points keeps one placemark (one a thread)
+    /// and passes it each time. On a stack of one map, once it has answered for this stack, it is
+    /// filled again without allocating, but for a town's name longer than 15 bytes (a Swift string
+    /// of up to 15 bytes needs no storage of its own) and the towns the locality rule reads; a
+    /// stack of several maps makes a new placemark.
+    public func placemark(latitude: Double, longitude: Double, into placemark: inout Placemark) {
+        guard roles.count == 1, let map = roles.first else {
+            placemark = self.placemark(latitude: latitude, longitude: longitude)
+            return
+        }
+        map.fill(&placemark, latitude: latitude, longitude: longitude, needsLocality: true)
+    }
+
     /// The names of every map's layers, in stack order (a name may repeat).
     public var layerNames: [String] { maps.flatMap { $0.layerNames } }
 

@@ -131,7 +131,7 @@ public struct Placemark: Sendable {
             guard let (feature, distance) = Self.compactLocality(towns, values, code: code, latitude: latitude, longitude: longitude) else { return }
             locality = feature.property("name") ?? feature.id
             localityDistance = distance
-            answers[index].features = [feature]
+            answer(index, with: feature)
             return
         }
         func inCountry(_ town: Int) -> Bool {
@@ -158,7 +158,7 @@ public struct Placemark: Sendable {
         }
         locality = chosen.feature.property("name") ?? chosen.feature.id
         localityDistance = chosen.distance
-        answers[index].features = [chosen.feature]
+        answer(index, with: chosen.feature)
     }
 
     /// A town read in place from a layer of compact points by ``compactLocality(_:_:code:latitude:longitude:)``.
@@ -306,7 +306,7 @@ public struct Placemark: Sendable {
         if let index = roles.roads,
            let street = layers[index].nearestLines(latitude: latitude, longitude: longitude, within: Self.streetDistance, limit: 1).first {
             thoroughfare = street.feature.property("name") ?? street.feature.id
-            answers[index].features = [street.feature]
+            answer(index, with: street.feature)
         }
         if let index = roles.addresses {
             let addresses = layers[index]
@@ -317,19 +317,19 @@ public struct Placemark: Sendable {
                                                         where: { Self.hasStreet(Feature(map: addresses, index: $0)) }) {
                     thoroughfare = nearest.feature.id
                     subThoroughfare = nearest.feature.property("housenumber")
-                    answers[index].features = [nearest.feature]
+                    answer(index, with: nearest.feature)
                 }
             } else if let street = thoroughfare,
                       let onStreet = addresses.nearestPoint(latitude: latitude, longitude: longitude, within: Self.addressDistance,
                                                             where: { Feature(map: addresses, index: $0).idBytes.elementsEqual(street.utf8) }) {
                 subThoroughfare = onStreet.feature.property("housenumber")
-                answers[index].features = [onStreet.feature]
+                answer(index, with: onStreet.feature)
             }
         }
         if let index = roles.postcodes,
            let code = layers[index].nearestPoint(latitude: latitude, longitude: longitude, within: Self.postcodeDistance) {
             postalCode = code.feature.id
-            answers[index].features = [code.feature]
+            answer(index, with: code.feature)
         }
         if let index = roles.areas {
             let areas = answers[index].features
@@ -357,7 +357,7 @@ public struct Placemark: Sendable {
         if name == nil, let index = roles.places,
            let place = layers[index].nearestPoint(latitude: latitude, longitude: longitude, within: Self.placeDistance) {
             name = place.feature.id
-            answers[index].features = [place.feature]
+            answer(index, with: place.feature)
         }
         if let index = roles.settlements, locality == nil || subLocality == nil {
             let settlements = layers[index]
@@ -573,8 +573,15 @@ public struct Placemark: Sendable {
         }
     }
 
-    /// An empty placemark of the point, with no answers.
-    init(latitude: Double, longitude: Double) {
+    /// Makes `feature` the one answer of layer `index`, keeping the storage of the layer's array.
+    mutating func answer(_ index: Int, with feature: Feature) {
+        answers[index].features.removeAll(keepingCapacity: true)
+        answers[index].features.append(feature)
+    }
+
+    /// An empty placemark of the point, with no answers: for instance one to pass to
+    /// ``MapStack/placemark(latitude:longitude:into:)``, which fills it.
+    public init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
         self.answers = []
@@ -705,15 +712,39 @@ struct PlacemarkLayers: Sendable {
     /// searched (a more detailed map of a ``MapStack`` gave the locality), so it neither fills
     /// ``Placemark/locality`` nor answers.
     func placemark(latitude: Double, longitude: Double, needsLocality: Bool) -> Placemark {
+        var placemark = Placemark(latitude: latitude, longitude: longitude)
+        fill(&placemark, latitude: latitude, longitude: longitude, needsLocality: needsLocality)
+        return placemark
+    }
+
+    /// Makes `placemark` the placemark of the point from these layers, as
+    /// ``placemark(latitude:longitude:needsLocality:)`` gives it, reusing the storage of its
+    /// answers: when it was filled from these layers before, its arrays are emptied and filled
+    /// again without allocating.
+    func fill(_ placemark: inout Placemark, latitude: Double, longitude: Double, needsLocality: Bool) {
+        // Taken out, so that the arrays are not shared while they are refilled.
         var answers: [Placemark.LayerAnswer] = []
-        answers.reserveCapacity(layers.count)
-        for (index, layer) in layers.enumerated() {
-            answers.append(Placemark.LayerAnswer(layer: names[index], features: isPolygons[index] ? layer.lookupAll(latitude: latitude, longitude: longitude) : []))
+        swap(&answers, &placemark.answers)
+        if answers.count != layers.count || !answers.indices.allSatisfy({ answers[$0].layer == names[$0] }) {
+            answers = names.map { Placemark.LayerAnswer(layer: $0, features: []) }
         }
-        var placemark = Placemark(latitude: latitude, longitude: longitude, answers: answers, roles: self)
+        let point = layers.first?.quantizer.queryPoint(latitude: latitude, longitude: longitude)
+        for index in answers.indices {
+            answers[index].map = 0
+            answers[index].features.removeAll(keepingCapacity: true)
+            guard isPolygons[index] else { continue }
+            let layer = layers[index]
+            // Each layer of a file shares its quantizer, so one query point serves every layer.
+            guard let point = layer.quantizer == layers[0].quantizer ? point : layer.quantizer.queryPoint(latitude: latitude, longitude: longitude)
+            else { continue }
+            layer.visitFeatures(containing: point) { found in
+                answers[index].features.append(Feature(map: layer, index: found))
+                return true
+            }
+        }
+        placemark = Placemark(latitude: latitude, longitude: longitude, answers: answers, roles: self)
         placemark.fillStreetFields(from: self)
         if needsLocality, placemark.locality == nil { placemark.fillLocality(from: self) }
-        return placemark
     }
 }
 
