@@ -236,7 +236,7 @@ public struct MapVerifier {
         let grid = layout.grid
         if layout.usesNodes, layout.kind?.isReadable != true {
             return report("section GRID", layout.directoryOffset - FormatLayout.Grid.directory + FormatLayout.Grid.geometry,
-                          "geometry kind \(layout.geometry) is not one this reader checks")
+                          "geometry kind \(layout.geometryByte) is not one this reader checks")
         }
         var directoryProblems: [(String, Int, String)] = []
         var leaves: [LocatedTile] = []
