@@ -264,7 +264,7 @@ func exercise(_ map: GMap, twin: GMap?) -> (unreadable: Int, corrupt: Int) {
                     edges += 1
                     if point.featureIndex < 0 || point.featureIndex >= count { badFeature = point.featureIndex }
                 }
-            default:
+            case .polygons?, nil:
                 sound = map.forEachEdge(in: leaf) { edge in
                     edges += 1
                     if edge.featureIndex < 0 || edge.featureIndex >= count { badEdge = edge }
