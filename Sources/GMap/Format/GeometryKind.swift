@@ -4,13 +4,16 @@
 /// added in 3.1 without another format break; a reader refuses a layer whose kind it does not know.
 ///
 /// A map's layout reads the kind once, when the map is opened (``GMap/geometryKind``). The facts
-/// that differ by kind are here, each one switch; the code that differs by kind is in a folder
+/// that differ by kind are here, each one switch. The code that differs by kind is in a folder
 /// per kind (`Reader/Polygons` and `Reader/LinesAndPoints` in the reader, `Polygons` and
 /// `LinesAndPoints` in the builder), reached through one conformance per kind that one switch
-/// picks: the reader's records (`LayerRecords`, walked by the survey and the verifier), the
-/// builder's layers (`LayerKindBuilder`: building, GeoJSON in and out, the summaries) and the
-/// renderer's painters. A new kind is a case here and a case in each of those switches, which
-/// the compiler lists (none of them has a `default`).
+/// picks: the reader's records (`LayerRecords`, read whole by the survey and the verifier;
+/// `GeometryKind.withRecords`) and the builder's layers (`LayerKindBuilder`: building, GeoJSON in
+/// and out, the summaries' counts; `GeometryKind.builder`). The renderer sorts the layers it
+/// draws by kind in one switch (`OpenLayerPainter`), geocoding gives each kind a role in one
+/// switch, and the builder names each kind's GeoJSON types in one (`GeometryKind.geoJSONTypes`).
+/// A new kind is a case here and a case in each of those switches, which the compiler lists:
+/// none of them has a `default`.
 public enum GeometryKind: UInt8, Sendable, CaseIterable {
     /// Polygons answered by containment (the even-odd rule).
     case polygons = 0

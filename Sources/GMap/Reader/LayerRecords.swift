@@ -9,9 +9,6 @@
 /// ``GMap/nearestPoints(latitude:longitude:within:limit:)``, each answering nothing for a layer
 /// of another kind.)
 protocol LayerRecords {
-    /// The kind whose records these are.
-    static var kind: GeometryKind { get }
-
     /// Whether the verifier compares each record with its neighbours (``TileConsistencyCheck``):
     /// what reaches beyond a tile must be stored in the tiles it reaches.
     static var comparesNeighbours: Bool { get }
@@ -50,5 +47,22 @@ extension GeometryKind {
         case .lines: user.use(LineRecords.self)
         case .points: user.use(PointRecords.self)
         }
+    }
+
+    /// Whether the verifier compares the records of this kind with their neighbours
+    /// (``LayerRecords/comparesNeighbours``).
+    var comparesNeighbours: Bool {
+        var fact = ComparesNeighbours()
+        withRecords(&fact)
+        return fact.value
+    }
+}
+
+/// A kind's ``LayerRecords/comparesNeighbours``.
+private struct ComparesNeighbours: LayerRecordsUser {
+    var value = false
+
+    mutating func use<Records: LayerRecords>(_ records: Records.Type) {
+        value = Records.comparesNeighbours
     }
 }

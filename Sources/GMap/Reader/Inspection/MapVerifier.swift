@@ -238,11 +238,12 @@ public struct MapVerifier {
                           "geometry kind \(layout.geometryByte) is not one this reader checks")
         }
         // Formats 1 and 2 hold polygons only (LayerParts), so every layer here has a kind.
-        layout.kind?.withRecords(&self)
+        if let kind = layout.kind { checkTiles(kind) }
     }
 
-    /// The directory and every leaf tile, each record read whole as `Records` reads it.
-    private mutating func checkTiles<Records: LayerRecords>(_ records: Records.Type) {
+    /// The directory and every leaf tile of a layer of `kind`, each record read whole as that
+    /// kind's records are (``GeometryKind/withRecords(_:)``).
+    private mutating func checkTiles(_ kind: GeometryKind) {
         let grid = layout.grid
         var directoryProblems: [(String, Int, String)] = []
         var leaves: [LocatedTile] = []
@@ -254,8 +255,8 @@ public struct MapVerifier {
         for (tile, offset, reason) in directoryProblems { report(tile, offset, reason) }
         for problem in walker.topDirectoryProblems() { report(problem.tile, problem.offset, problem.reason) }
         // Polygons and lines: the records are compared with their neighbours' as they are read.
-        let comparable = Records.comparesNeighbours
-        var consistency = TileConsistencyCheck(map: map, kind: Records.kind, limit: limit)
+        let comparable = kind.comparesNeighbours
+        var consistency = TileConsistencyCheck(map: map, kind: kind, limit: limit)
         compactHolders = layout.compactPoints == nil ? [] : [UInt8](repeating: 0, count: layout.features.count)
         for leaf in leaves {
             tilesVisited += 1
@@ -263,14 +264,14 @@ public struct MapVerifier {
             switch TileEntry.kind(of: leaf.entry) {
             case TileEntry.emptyKind:
                 if payload != 0 { report("directory entry of \(tileName(leaf))", layout.directoryOffset, "an empty entry has the non-zero payload \(payload)") }
-            case TileEntry.coveredKind where !Records.kind.answersContainment:
-                report("directory entry of \(tileName(leaf))", layout.directoryOffset, "a layer of \(Records.kind.name) has no covered tiles")
+            case TileEntry.coveredKind where !kind.answersContainment:
+                report("directory entry of \(tileName(leaf))", layout.directoryOffset, "a layer of \(kind.name) has no covered tiles")
             case TileEntry.coveredKind:
                 if Int(payload) >= layout.features.count {
                     report("directory entry of \(tileName(leaf))", layout.directoryOffset, "covered by feature \(payload), but there are \(layout.features.count) features")
                 }
             default:
-                let record = checkRecord(leaf, records)
+                let record = checkRecord(leaf, kind)
                 if comparable {
                     if let record { consistency.add(record, leaf: leaf) } else { consistency.addUnreadable(leaf) }
                 }
@@ -325,10 +326,10 @@ public struct MapVerifier {
         return count
     }
 
-    /// Decodes one record to its end as `Records` reads it and reports what is wrong in it;
-    /// returns its slots and edges (a layer whose records are compared with their neighbours)
-    /// when it could be read whole.
-    private mutating func checkRecord<Records: LayerRecords>(_ leaf: LocatedTile, _ records: Records.Type) -> DecodedRecord? {
+    /// Decodes one record of a layer of `kind` to its end and reports what is wrong in it; returns
+    /// its slots and edges (a layer whose records are compared with their neighbours) when it
+    /// could be read whole.
+    private mutating func checkRecord(_ leaf: LocatedTile, _ kind: GeometryKind) -> DecodedRecord? {
         recordsDecoded += 1
         let relative = Int(TileEntry.payload(of: leaf.entry))
         guard relative < layout.tilesEnd - layout.tilesOffset else {
@@ -336,19 +337,32 @@ public struct MapVerifier {
                    "its record offset \(relative) is outside TILE (\(layout.tilesEnd - layout.tilesOffset) bytes)")
             return nil
         }
-        var reader = TileRecordReader(storage: map.storage, entry: leaf.entry, bounds: leaf.bounds)
-        var found: [RecordProblem] = []
-        var record = DecodedRecord()
-        var holders = compactHolders
+        var check = RecordCheck(reader: TileRecordReader(storage: map.storage, entry: leaf.entry, bounds: leaf.bounds), holders: compactHolders)
         compactHolders = []
-        let (items, sound) = Records.check(&reader, into: &record, holders: &holders, problem: { found.append($0) })
-        compactHolders = holders
-        edgesDecoded += items
-        if !found.isEmpty {
+        kind.withRecords(&check)
+        compactHolders = check.holders
+        edgesDecoded += check.items
+        if !check.found.isEmpty {
             let name = "section TILE, record of \(tileName(leaf))"
-            for problem in found { report(name, problem.offset, problem.reason) }
+            for problem in check.found { report(name, problem.offset, problem.reason) }
         }
-        return sound && reader.isSound && found.isEmpty ? record : nil
+        return check.sound && check.reader.isSound && check.found.isEmpty ? check.record : nil
+    }
+
+    /// One record read whole by the conformance of its layer's kind (``LayerRecords/check(_:into:holders:problem:)``).
+    private struct RecordCheck: LayerRecordsUser {
+        var reader: TileRecordReader
+        /// A layer of compact points: how many records hold each feature so far.
+        var holders: [UInt8]
+        var record = DecodedRecord()
+        var found: [RecordProblem] = []
+        var items = 0, sound = false
+
+        mutating func use<Records: LayerRecords>(_ records: Records.Type) {
+            var found: [RecordProblem] = []
+            (items, sound) = Records.check(&reader, into: &record, holders: &holders, problem: { found.append($0) })
+            self.found = found
+        }
     }
 
     // MARK: Features, properties, strings
@@ -515,12 +529,5 @@ extension GMap {
                   let bytes = span.getBytes(at: Int(section.offset), length: Int(section.length)) else { return true }
             return CRC32.checksum(bytes) != section.crc
         }
-    }
-}
-
-extension MapVerifier: LayerRecordsUser {
-    /// Checks the layer's tiles with the conformance of its kind (``GeometryKind/withRecords(_:)``).
-    mutating func use<Records: LayerRecords>(_ records: Records.Type) {
-        checkTiles(records)
     }
 }

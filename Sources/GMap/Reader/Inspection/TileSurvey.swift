@@ -110,7 +110,6 @@ public struct TileSurvey: Sendable {
 /// its records are not read, each is counted unreadable. (The survey has always measured their
 /// bytes as those of points, up to the first damage; ``TileSurvey/openRecords`` still does.)
 private enum UnknownRecords: LayerRecords {
-    static var kind: GeometryKind { .points }
     static var comparesNeighbours: Bool { false }
 
     static func count(_ reader: inout TileRecordReader) -> (features: Int, items: Int, sound: Bool) { (0, 0, false) }

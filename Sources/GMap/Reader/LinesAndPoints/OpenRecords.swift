@@ -3,8 +3,6 @@
 
 /// The records of a layer of lines (8.7.1): slots, then runs of segments with the mask of their slots.
 enum LineRecords: LayerRecords {
-    static var kind: GeometryKind { .lines }
-
     /// Lines cross tiles: a segment that meets a neighbouring leaf must be stored there too.
     static var comparesNeighbours: Bool { true }
 
@@ -35,8 +33,6 @@ enum LineRecords: LayerRecords {
 /// The records of a layer of points (8.7.2), or of compact points (8.7.4: ranges of features
 /// whose points are in the point table).
 enum PointRecords: LayerRecords {
-    static var kind: GeometryKind { .points }
-
     /// Each point is in the one leaf that holds it (``check(_:into:holders:problem:)`` reports a
     /// point outside its tile): nothing to compare with the neighbours.
     static var comparesNeighbours: Bool { false }

@@ -1,8 +1,6 @@
 /// The records of a layer of polygons (Spec/FORMAT.md 8.5; 8.1 to 8.4 for formats 1 and 2), read
 /// whole for the survey and the verifier: slots with corner bits, and runs of edges.
 enum PolygonRecords: LayerRecords {
-    static var kind: GeometryKind { .polygons }
-
     /// Rings cross tiles: each record's edges and corner bits are compared with its neighbours'.
     static var comparesNeighbours: Bool { true }
 
