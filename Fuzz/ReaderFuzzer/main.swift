@@ -137,7 +137,7 @@ func walkedAnswer(_ map: GMap, _ point: GridPoint) -> [Int]? {
 
 /// Whether the layer's geometry is one this reader answers queries for (polygons).
 func isReadable(_ map: GMap) -> Bool {
-    GeometryKind(rawValue: map.storage.layout.geometry)?.isReadable == true
+    map.storage.layout.kind?.isReadable == true
 }
 
 /// Nearby searches at `latitude`, `longitude`: answers must be consistent with the plain lookup,
@@ -152,7 +152,7 @@ func exerciseNearby(_ map: GMap, latitude: Double, longitude: Double) {
         check(map.lookup(latitude: latitude, longitude: longitude, within: 100_000) == nil
               && map.lookupAll(latitude: latitude, longitude: longitude, within: 100_000).isEmpty
               && map.lookupCost(latitude: latitude, longitude: longitude) == nil,
-              "a layer of geometry \(map.storage.layout.geometry) answers a nearby search or has a lookup cost at \(latitude), \(longitude)")
+              "a layer of geometry \(map.storage.layout.geometryByte) answers a nearby search or has a lookup cost at \(latitude), \(longitude)")
     } else if let cost = map.lookupCost(latitude: latitude, longitude: longitude) {
         check(cost.depth >= 0 && cost.featureCount >= 0 && cost.edgeCount >= 0, "a negative lookup cost \(cost)")
     }
@@ -264,7 +264,7 @@ func exercise(_ map: GMap, twin: GMap?) -> (unreadable: Int, corrupt: Int) {
                     edges += 1
                     if point.featureIndex < 0 || point.featureIndex >= count { badFeature = point.featureIndex }
                 }
-            default:
+            case .polygons?, nil:
                 sound = map.forEachEdge(in: leaf) { edge in
                     edges += 1
                     if edge.featureIndex < 0 || edge.featureIndex >= count { badEdge = edge }
@@ -289,9 +289,9 @@ func exercise(_ map: GMap, twin: GMap?) -> (unreadable: Int, corrupt: Int) {
     } else {
         // A refused layer's records are not read as polygons: forEachEdge gives no edge and refuses each record.
         check(edges == 0 && corruptRecords == recordLeaves,
-              "forEachEdge reads \(edges) edges from \(recordLeaves - corruptRecords) of \(recordLeaves) records of a layer of geometry \(map.storage.layout.geometry)")
+              "forEachEdge reads \(edges) edges from \(recordLeaves - corruptRecords) of \(recordLeaves) records of a layer of geometry \(map.storage.layout.geometryByte)")
         check(survey.unreadableRecords == unreadable + recordLeaves,
-              "survey reads records of a layer of geometry \(map.storage.layout.geometry): \(survey.unreadableRecords) unreadable of \(recordLeaves)")
+              "survey reads records of a layer of geometry \(map.storage.layout.geometryByte): \(survey.unreadableRecords) unreadable of \(recordLeaves)")
     }
     _ = TileSurvey.percentile(survey.edgesPerTile, 0.5)
     _ = TileSurvey.percentile(survey.featuresPerTile, 0.99)

@@ -119,7 +119,8 @@ public enum MapRenderer {
         }
         let legend = options.showsTiles ? MapLegend.frame(width: width, height: height) : nil
         var painter = OpenLayerPainter(window: window, style: style, labels: options.labels, reserved: legend.map { [$0] } ?? [])
-        painter.draw((map.geometryKind == .polygons ? [] : [map]) + options.overlays, into: &raster)
+        // A layer of polygons is drawn by its answers above; another is drawn as its features.
+        painter.draw((map.geometryKind?.answersContainment == true ? [] : [map]) + options.overlays, into: &raster)
         var drawn = 0
         for point in options.points {
             guard let pixel = window.pixel(latitude: point.latitude, longitude: point.longitude) else { continue }

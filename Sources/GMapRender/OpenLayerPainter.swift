@@ -59,7 +59,15 @@ struct OpenLayerPainter {
     /// Draws `layers` (those of lines first, then those of points, each in the order given) and,
     /// with ``labels``, their names.
     mutating func draw(_ layers: [GMap], into raster: inout Raster) {
-        let lines = layers.filter { $0.geometryKind == .lines }, points = layers.filter { $0.geometryKind == .points }
+        var lines: [GMap] = [], points: [GMap] = []
+        for layer in layers {
+            switch layer.geometryKind {
+            case .lines?: lines.append(layer)
+            case .points?: points.append(layer)
+            // Polygons are drawn by their answers (``MapRenderer``); a kind this reader does not know is not read.
+            case .polygons?, nil: continue
+            }
+        }
         var lineClasses: [[LineClass]] = []
         for layer in lines {
             let classes = (0..<layer.featureCount).map { LineClass(layer.feature(at: $0)?.property("class")) }

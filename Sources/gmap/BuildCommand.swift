@@ -146,7 +146,7 @@ enum BuildCommand: Command {
     static func geometryChoice(_ list: ArgumentList) throws -> GeometryChoice {
         guard let text = list.value(Option.geometry) else { return .automatic }
         guard let choice = text == "auto" ? .automatic : GeometryChoice(rawValue: text) else {
-            throw CommandFailure(message: "--geometry '\(text)' must be polygons, lines, points or auto (the default)")
+            throw CommandFailure(message: "--geometry '\(text)' must be \(GeometryKind.allCases.map(\.name).joined(separator: ", ")) or auto (the default)")
         }
         return choice
     }
@@ -286,7 +286,7 @@ enum BuildCommand: Command {
         let topForm = g.topForm == FormatLayout.TopForm.packed ? "packed" : "UInt32 entries"
         lines.append("  grid \(g.columns)×\(g.rows) tiles of \(quantizer.degrees(g.tileWidth))°, \(report.splitTiles) split (depth ≤ \(g.maximumDepth)), top-level directory: \(topForm)")
         lines.append("  leaf tiles: \(report.emptyTiles) empty, \(report.coveredTiles) covered, \(report.recordTiles) with records")
-        lines.append("  \(BuildSummary.itemName(report.geometry)) per tile: median \(report.edgesPerTile.median), p99 \(report.edgesPerTile.p99), max \(report.edgesPerTile.maximum)")
+        lines.append("  \(report.geometry.itemsName) per tile: median \(report.edgesPerTile.median), p99 \(report.edgesPerTile.p99), max \(report.edgesPerTile.maximum)")
         let sizes = report.sectionSizes.map { "\($0.tag) \($0.bytes)" }.joined(separator: ", ")
         lines.append("  section bytes: \(sizes)")
         if let tiles = report.tileBytes {

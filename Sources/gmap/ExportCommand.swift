@@ -69,11 +69,7 @@ enum ExportCommand: Command {
         if map.layerNames.count > 1 {
             layer = "layer \(map.layerName) (\(map.layerIndex + 1) of \(map.layerNames.count); --layer NAME picks another): "
         }
-        switch map.geometryKind {
-        case .lines?: lines.append("  \(layer)features \(report.featureCount), lines \(report.lineCount), vertices \(report.vertexCount)")
-        case .points?: lines.append("  \(layer)features \(report.featureCount), points \(report.pointCount)")
-        default: lines.append("  \(layer)features \(report.featureCount), polygons \(report.polygonCount), rings \(report.ringCount), vertices \(report.vertexCount)")
-        }
+        lines.append("  \(layer)\(report.counts(of: map.geometryKind))")
         let file = output == "-" ? "OUT.geojson" : output
         lines.append("  build it again with: gmap build \(file) -o MAP.gmap --keep all --precision \(precisionText(map.quantizer))")
         if report.idPropertiesAdded > 0 {

@@ -51,7 +51,7 @@ enum InfoCommand: Command {
         let survey = TileSurvey(of: map)
         out += "tiles         \(survey.emptyTiles) empty, \(survey.coveredTiles) covered, \(survey.recordTiles) with records (leaf tiles)\n"
         let edges = survey.edgesPerTile
-        let items = survey.geometry == .lines ? "segments" : survey.geometry == .points ? "points" : "edges"
+        let items = survey.geometry?.itemsName ?? "edges"
         if let records = survey.openRecords {
             out += "geometry      \(survey.geometry?.name ?? "unknown"): \(edges.reduce(0, +)) \(items) stored in all leaf tiles, \(records.count) distinct records of \(records.bytes) bytes\n"
         } else {
@@ -75,11 +75,11 @@ enum InfoCommand: Command {
     /// A layer of lines or points in one phrase: "lines, 12 features, 40 segments in 9 records of 610 bytes"
     /// (segments counted once for each tile they meet); nil for polygons.
     static func openSummary(_ layer: GMap) -> String? {
-        guard let kind = layer.geometryKind, kind != .polygons else { return nil }
+        guard let kind = layer.geometryKind, !kind.answersContainment else { return nil }
         let survey = TileSurvey(of: layer)
         let records = survey.openRecords ?? (0, 0)
         let items = survey.edgesPerTile.reduce(0, +)
-        return "\(kind.name), \(layer.featureCount) features, \(items) \(kind == .lines ? "segments" : "points") in \(records.count) records of \(records.bytes) bytes"
+        return "\(kind.name), \(layer.featureCount) features, \(items) \(kind.itemsName) in \(records.count) records of \(records.bytes) bytes"
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

@@ -110,8 +110,8 @@ enum RenderCommand: Command {
             }
             return layer
         }
-        let base = chosen.first { $0.geometryKind == .polygons } ?? chosen[0]
-        return (base, chosen.filter { $0 != base && $0.geometryKind != .polygons })
+        let base = chosen.first { $0.geometryKind?.answersContainment == true } ?? chosen[0]
+        return (base, chosen.filter { $0 != base && $0.geometryKind?.answersContainment != true })
     }
 
     /// The window from `--bbox` (default: the map's extent) and `--width` (default: a longer side of 2048 pixels).

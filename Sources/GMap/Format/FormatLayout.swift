@@ -315,30 +315,6 @@ public enum PropertyKind: UInt8, Sendable {
     case json = 4
 }
 
-/// What the features of a layer are: format 3 records it in `GRID` byte 26 of each layer.
-///
-/// Format 3.0 stores polygons. Lines (streets) and points (places) are defined so that they can be
-/// added in 3.1 without another format break; a reader refuses a layer whose kind it does not know.
-public enum GeometryKind: UInt8, Sendable, CaseIterable {
-    /// Polygons answered by containment (the even-odd rule).
-    case polygons = 0
-    /// Open polylines (3.1): records hold open runs and no corner bits.
-    case lines = 1
-    /// Single points (3.1): records hold points.
-    case points = 2
-    /// Whether this reader answers queries for layers of this kind (format 3.1: all three).
-    public var isReadable: Bool { true }
-
-    /// The kind's name for messages: "polygons", "lines" or "points".
-    public var name: String {
-        switch self {
-        case .polygons: return "polygons"
-        case .lines: return "lines"
-        case .points: return "points"
-        }
-    }
-}
-
 /// How one 32-bit tile directory entry is read: the top two bits are the kind, the low 30 the payload.
 public enum TileEntry {
     /// No feature touches the tile. The whole entry is zero.

@@ -667,8 +667,9 @@ struct PlacemarkLayers: Sendable {
         guard layer < texts.count, let kept = texts[layer], feature.index >= 0, feature.index < kept.count else { return nil }
         return kept[feature.index]
     }
-    /// Whether each layer is one of polygons (the others contain no point).
-    let isPolygons: [Bool]
+    /// Whether each layer's features may contain a point (``GeometryKind/answersContainment``:
+    /// polygons; lines and points contain none).
+    let containsPoints: [Bool]
 
     /// The roles of `map`'s layers; with `keepingTexts`, the texts of their features too (a
     /// ``MapStack`` keeps them: reading them costs about 5 million instructions, 1–2 ms, once on
@@ -680,7 +681,7 @@ struct PlacemarkLayers: Sendable {
         self.names = names
         let folded = names.map { String(decoding: NameFolding.fold($0), as: UTF8.self) }
         let kinds = layers.map { $0.geometryKind }
-        isPolygons = kinds.map { $0 == nil || $0 == .polygons }
+        containsPoints = kinds.map { $0?.answersContainment ?? true }
         func named(_ list: [String]) -> Int? { folded.firstIndex(where: list.contains) }
         func exactly(_ name: String, _ kind: GeometryKind) -> Int? {
             names.firstIndex(of: name).flatMap { kinds[$0] == kind ? $0 : nil }
@@ -700,7 +701,7 @@ struct PlacemarkLayers: Sendable {
         settlements = exactly(Name.settlements, .points)
         settlementPoints = settlements.flatMap { Placemark.settlementPoints(of: layers[$0]) }
         townValues = town.map { Placemark.TownValues(layers[$0]) }
-        let textLayers = [country, state, timeZone, marine], polygons = isPolygons
+        let textLayers = [country, state, timeZone, marine], polygons = containsPoints
         texts = layers.indices.map { index in
             let layer = layers[index]
             guard keepingTexts, textLayers.contains(index), polygons[index], layer.featureCount <= Self.textsLimit else { return nil }
@@ -732,7 +733,7 @@ struct PlacemarkLayers: Sendable {
         for index in answers.indices {
             answers[index].map = 0
             answers[index].features.removeAll(keepingCapacity: true)
-            guard isPolygons[index] else { continue }
+            guard containsPoints[index] else { continue }
             let layer = layers[index]
             // Each layer of a file shares its quantizer, so one query point serves every layer.
             guard let point = layer.quantizer == layers[0].quantizer ? point : layer.quantizer.queryPoint(latitude: latitude, longitude: longitude)

@@ -297,7 +297,7 @@ struct Geocoder {
             case MapLocationSource.LayerName.postcodes: role = .postcodes
             case MapLocationSource.LayerName.intersections: role = nil
             default:
-                if Placemark.countryLayers.contains(name) || (all.count == 1 && !known.contains(name) && layer.geometryKind == .polygons) {
+                if Placemark.countryLayers.contains(name) || (all.count == 1 && !known.contains(name) && layer.geometryKind?.answersContainment == true) {
                     role = .countries
                 } else if Placemark.townLayers.contains(name) {
                     role = .towns
@@ -309,7 +309,7 @@ struct Geocoder {
                     switch layer.geometryKind {
                     case .lines?: role = .streets
                     case .points?: role = .places
-                    default: role = .areas
+                    case .polygons?, nil: role = .areas
                     }
                 }
             }
@@ -476,8 +476,8 @@ struct Geocoder {
                     hits.append(ContextHit(layer: hit.layer, feature: hit.feature, kind: .landmark))
                     continue
                 }
-                let polygons = layer.map.geometryKind == .polygons
-                hits.append(ContextHit(layer: hit.layer, feature: hit.feature, kind: polygons ? .localityArea : .localityPoint(radius: radius),
+                let area = layer.map.geometryKind?.answersContainment == true
+                hits.append(ContextHit(layer: hit.layer, feature: hit.feature, kind: area ? .localityArea : .localityPoint(radius: radius),
                                        rank: Self.placeProminence(feature.property("category"))))
             case .towns:
                 hits.append(ContextHit(layer: hit.layer, feature: hit.feature, kind: .localityPoint(radius: Self.townRadius)))

@@ -36,6 +36,15 @@ public struct ExportReport: Sendable, Equatable {
     public init() {}
 }
 
+extension ExportReport {
+    /// Notes the damage a walk of the leaf tiles found: directory entries that could not be read,
+    /// and records that end in damage.
+    mutating func noteUnreadable(tiles: Int, records: Int) {
+        if tiles > 0 { problems.append("\(tiles) tile directory entries cannot be read") }
+        if records > 0 { problems.append("\(records) tile records end in damage") }
+    }
+}
+
 /// Why an export failed: the map is damaged (the problems say where), or the output failed.
 public struct ExportError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The sentence shown to the user.
@@ -95,29 +104,24 @@ public struct GeoJSONExport: Sendable {
         for section in map.sectionsFailingChecksum {
             report.problems.append("section \(section.tag) (\(section.length) bytes at byte \(section.offset)) does not match its CRC-32")
         }
-        switch map.geometryKind {
-        case .lines?, .points?: return try writeOpen(map, report: report, to: output)
-        default: break
-        }
+        // Each kind as its builder writes it (a layer of a kind this reader does not know as
+        // polygons: none of its records gives an edge, and each counts as damage).
+        return try (map.geometryKind ?? .polygons).builder.write(map, by: self, report: report, to: output)
+    }
+
+    /// Writes a layer of polygons (``write(_:to:)``), continuing `report`: each feature's edges
+    /// read back once (``RecoveredEdges``), chained into rings (``RingChainer``), grouped into
+    /// polygons (``PolygonAssembler``).
+    func writePolygons(_ map: GMap, report start: ExportReport, to output: ([UInt8]) throws -> Void) throws -> ExportReport {
+        var report = start
         var collected = RecoveredEdges(map: map)
-        if collected.unreadableTiles > 0 {
-            report.problems.append("\(collected.unreadableTiles) tile directory entries cannot be read")
-        }
-        if collected.corruptRecords > 0 {
-            report.problems.append("\(collected.corruptRecords) tile records end in damage")
-        }
+        report.noteUnreadable(tiles: collected.unreadableTiles, records: collected.corruptRecords)
         if collected.endsOutOfRange > 0 {
             report.problems.append("\(collected.endsOutOfRange) edge ends lie outside the coordinate range")
         }
-        try checkDamage(report)
-
         let degrees = DegreeText(quantizer: map.quantizer)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.chunkSize + (1 << 16))
-        bytes.append(contentsOf: "{\"type\":\"FeatureCollection\",\"features\":[\n".utf8)
         var openChains = 0, unpairedEnds = 0
-        for index in 0..<map.featureCount {
-            guard let feature = map.feature(at: index) else { continue }
+        try writeCollection(map, report: &report, to: output, feature: { index, feature, bytes, report in
             // Each parity group on its own (3.2): its polygons do not overlap, other groups' may.
             var polygons: [[ExportRing]] = []
             for (edges, unpaired) in collected.takeEdgesByPart(ofFeature: index) {
@@ -128,20 +132,39 @@ public struct GeoJSONExport: Sendable {
                 report.droppedRings += chainer.droppedRings
                 polygons += PolygonAssembler(rings: chainer.rings).polygons
             }
-            if index > 0 { bytes.append(contentsOf: ",\n".utf8) }
             appendFeature(feature, polygons: polygons, degrees: degrees, to: &bytes, report: &report)
+        }, finish: { report in
+            if unpairedEnds > 0 {
+                report.problems.append("\(unpairedEnds) edges were found in the tile of one of their vertices only (the other tile lost them)")
+            }
+            if openChains > 0 {
+                report.problems.append("\(openChains) rings do not close (edges are missing); each was closed straight back to its start")
+            }
+        })
+        return report
+    }
+
+    /// Writes the FeatureCollection of `map`'s features to `output` in chunks, for every kind:
+    /// `feature` appends feature `index` (without a line break) and counts it in `report`. The
+    /// damage found so far is checked first; `finish` adds what the features showed to be wrong,
+    /// checked before the collection ends.
+    func writeCollection(_ map: GMap, report: inout ExportReport, to output: ([UInt8]) throws -> Void,
+                         feature: (_ index: Int, _ feature: Feature, _ bytes: inout [UInt8], _ report: inout ExportReport) -> Void,
+                         finish: (_ report: inout ExportReport) -> Void = { _ in }) throws {
+        try checkDamage(report)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.chunkSize + (1 << 16))
+        bytes.append(contentsOf: "{\"type\":\"FeatureCollection\",\"features\":[\n".utf8)
+        for index in 0..<map.featureCount {
+            guard let found = map.feature(at: index) else { continue }
+            if index > 0 { bytes.append(contentsOf: ",\n".utf8) }
+            feature(index, found, &bytes, &report)
             if bytes.count >= Self.chunkSize { try flush(&bytes, into: output, report: &report) }
         }
-        if unpairedEnds > 0 {
-            report.problems.append("\(unpairedEnds) edges were found in the tile of one of their vertices only (the other tile lost them)")
-        }
-        if openChains > 0 {
-            report.problems.append("\(openChains) rings do not close (edges are missing); each was closed straight back to its start")
-        }
+        finish(&report)
         try checkDamage(report)
         bytes.append(contentsOf: "\n]}\n".utf8)
         try flush(&bytes, into: output, report: &report)
-        return report
     }
 
     func checkDamage(_ report: ExportReport) throws {
@@ -162,7 +185,7 @@ public struct GeoJSONExport: Sendable {
         appendFeatureHead(feature, to: &bytes, report: &report)
         bytes.append(contentsOf: "{\"type\":".utf8)
         let single = polygons.count == 1
-        bytes.append(contentsOf: (single ? "\"Polygon\"" : "\"MultiPolygon\"").utf8)
+        bytes.append(contentsOf: "\"\(GeometryKind.polygons.geoJSONType(parts: polygons.count))\"".utf8)
         bytes.append(contentsOf: ",\"coordinates\":".utf8)
         if !single { bytes.append(UInt8(ascii: "[")) }
         for (polygonPosition, polygon) in polygons.enumerated() {

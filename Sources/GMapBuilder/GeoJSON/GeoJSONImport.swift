@@ -19,70 +19,21 @@ public enum GeoJSONImport {
         }
     }
 
-    /// The name a skipped geometry is counted under: its GeoJSON type (a MultiLineString of one
-    /// line counts as a LineString, a MultiPoint of one point as a Point).
-    static func typeName(of geometry: GeoJSONGeometry) -> String {
-        switch geometry {
-        case .polygons(let polygons): return polygons.count == 1 ? "Polygon" : "MultiPolygon"
-        case .lines(let lines): return lines.count == 1 ? "LineString" : "MultiLineString"
-        case .points(let points): return points.count == 1 ? "Point" : "MultiPoint"
-        case .unsupported(let type): return type
-        }
+    /// Adds one feature to `builder` (a ``MapBuilder``, ``LineLayerBuilder``,
+    /// ``PointLayerBuilder`` or ``InputLayerBuilder``), its id and kept properties chosen as the
+    /// builder's options say; a feature the builder does not keep is counted in its skipped
+    /// geometries.
+    public static func add<Builder: FeatureSink>(_ feature: GeoJSONFeature, to builder: inout Builder) throws {
+        try builder.add(feature)
     }
 
-    /// Adds one feature to `builder`, its id and kept properties chosen as the builder's options say;
-    /// a feature whose geometry is not polygons is counted in ``MapBuilder/skippedGeometries``.
-    public static func add(_ feature: GeoJSONFeature, to builder: inout MapBuilder) throws {
-        let options = builder.options
-        switch feature.geometry {
-        case .unsupported, .lines, .points:
-            builder.skippedGeometries[typeName(of: feature.geometry), default: 0] += 1
-        case .polygons(let polygons):
-            let id = try identifier(of: feature, options: options)
-            let source = SourceFeature(
-                id: id,
-                properties: keptProperties(of: feature, options: options),
-                polygons: polygons.map { polygon in
-                    polygon.map { ring in ring.map { (longitude: $0.longitude, latitude: $0.latitude) } }
-                }
-            )
-            do {
-                try builder.add(source)
-            } catch let error as BuildError {
-                throw BuildError("feature \(feature.index): \(error.description)")
-            }
-        }
-    }
-
-    /// Adds one feature of lines to `builder`; a feature of another geometry is counted in
-    /// ``LineLayerBuilder/skippedGeometries``.
-    public static func add(_ feature: GeoJSONFeature, to builder: inout LineLayerBuilder) throws {
-        guard case .lines(let lines) = feature.geometry else {
-            builder.skippedGeometries[typeName(of: feature.geometry), default: 0] += 1
-            return
-        }
-        let options = builder.options
-        let source = SourceLineFeature(id: try identifier(of: feature, options: options), properties: keptProperties(of: feature, options: options),
-                                       lines: lines.map { line in line.map { (longitude: $0.longitude, latitude: $0.latitude) } })
+    /// Calls `add` with the feature's id and kept properties, chosen as `options` say: how each
+    /// kind's builder adds a GeoJSON feature of its kind. A ``BuildError`` of `add` names the feature.
+    static func adding(_ feature: GeoJSONFeature, options: BuildOptions,
+                       _ add: (_ id: String, _ properties: [SourceFeature.KeptProperty]) throws -> Void) throws {
+        let id = try identifier(of: feature, options: options)
         do {
-            try builder.add(source)
-        } catch let error as BuildError {
-            throw BuildError("feature \(feature.index): \(error.description)")
-        }
-    }
-
-    /// Adds one feature of points to `builder`; a feature of another geometry is counted in
-    /// ``PointLayerBuilder/skippedGeometries``.
-    public static func add(_ feature: GeoJSONFeature, to builder: inout PointLayerBuilder) throws {
-        guard case .points(let points) = feature.geometry else {
-            builder.skippedGeometries[typeName(of: feature.geometry), default: 0] += 1
-            return
-        }
-        let options = builder.options
-        let source = SourcePointFeature(id: try identifier(of: feature, options: options), properties: keptProperties(of: feature, options: options),
-                                        points: points.map { (longitude: $0.longitude, latitude: $0.latitude) })
-        do {
-            try builder.add(source)
+            try add(id, keptProperties(of: feature, options: options))
         } catch let error as BuildError {
             throw BuildError("feature \(feature.index): \(error.description)")
         }

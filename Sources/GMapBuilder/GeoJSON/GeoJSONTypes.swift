@@ -55,6 +55,38 @@ public enum GeoJSONGeometry: Sendable, Equatable {
     }
 }
 
+extension GeoJSONGeometry {
+    /// The name a geometry is counted under when it is skipped: its GeoJSON type (a
+    /// MultiLineString of one line counts as a LineString, a MultiPoint of one point as a Point).
+    var typeName: String {
+        switch self {
+        case .polygons(let polygons): return GeometryKind.polygons.geoJSONType(parts: polygons.count)
+        case .lines(let lines): return GeometryKind.lines.geoJSONType(parts: lines.count)
+        case .points(let points): return GeometryKind.points.geoJSONType(parts: points.count)
+        case .unsupported(let type): return type
+        }
+    }
+}
+
+extension GeometryKind {
+    /// The GeoJSON geometry types of features of this kind: of one part ("Polygon", "LineString",
+    /// "Point") and of several ("MultiPolygon", "MultiLineString", "MultiPoint"). A build keeps
+    /// both, and an export writes a feature as one or the other.
+    public var geoJSONTypes: (single: String, multiple: String) {
+        switch self {
+        case .polygons: return ("Polygon", "MultiPolygon")
+        case .lines: return ("LineString", "MultiLineString")
+        case .points: return ("Point", "MultiPoint")
+        }
+    }
+
+    /// The GeoJSON type of a feature of this kind of `parts` parts (polygons, lines or points):
+    /// the single type for one part, the multiple type for any other number.
+    public func geoJSONType(parts: Int) -> String {
+        parts == 1 ? geoJSONTypes.single : geoJSONTypes.multiple
+    }
+}
+
 /// One feature of a FeatureCollection.
 public struct GeoJSONFeature: Sendable {
     /// 0-based position of the feature in the collection's "features" array.

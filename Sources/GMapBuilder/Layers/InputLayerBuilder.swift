@@ -8,13 +8,6 @@ public protocol FeatureSink {
     mutating func add(_ feature: GeoJSONFeature) throws
 }
 
-extension MapBuilder: FeatureSink {
-    /// Adds a feature's polygons; a feature of another geometry is counted in ``skippedGeometries``.
-    public mutating func add(_ feature: GeoJSONFeature) throws {
-        try GeoJSONImport.add(feature, to: &self)
-    }
-}
-
 /// Which geometry a build keeps from an input that may hold several (`gmap build --geometry`).
 public enum GeometryChoice: String, Sendable, CaseIterable {
     /// The input's own: polygons when it has any, else lines or points, whichever it holds.
@@ -26,15 +19,8 @@ public enum GeometryChoice: String, Sendable, CaseIterable {
     /// Point and MultiPoint features.
     case points
 
-    /// The one kind kept, or nil for ``automatic``.
-    public var kind: GeometryKind? {
-        switch self {
-        case .automatic: return nil
-        case .polygons: return .polygons
-        case .lines: return .lines
-        case .points: return .points
-        }
-    }
+    /// The one kind kept (the kind of that ``GeometryKind/name``), or nil for ``automatic``.
+    public var kind: GeometryKind? { GeometryKind.allCases.first { $0.name == rawValue } }
 }
 
 /// Why a build cannot choose a layer's geometry: the kind asked for, or the input's only kinds,
@@ -55,14 +41,16 @@ public struct InputLayerBuilder: FeatureSink {
     public let options: BuildOptions
     /// The geometry asked for.
     public let choice: GeometryChoice
-    /// The features read so far into each kind of layer.
-    var polygonLayer: MapBuilder
-    var lineLayer: LineLayerBuilder
-    var pointLayer: PointLayerBuilder
+    /// The features read so far into a layer of each kind, in the order of ``GeometryKind/allCases``.
+    private var layers: [any LayerKindBuilder]
     /// Whether a layer of points is written as compact points (``PointLayerBuilder/compact``, format 3.4).
     public var compactPoints: Bool {
-        get { pointLayer.compact }
-        set { pointLayer.compact = newValue }
+        get { (layers[Self.position(of: .points)] as? PointLayerBuilder)?.compact ?? false }
+        set {
+            guard var points = layers[Self.position(of: .points)] as? PointLayerBuilder else { return }
+            points.compact = newValue
+            layers[Self.position(of: .points)] = points
+        }
     }
     /// Features read, by the kind of their geometry (Polygon and MultiPolygon, LineString and
     /// MultiLineString, Point and MultiPoint).
@@ -72,16 +60,17 @@ public struct InputLayerBuilder: FeatureSink {
     public init(options: BuildOptions, choice: GeometryChoice = .automatic) throws {
         self.options = options
         self.choice = choice
-        polygonLayer = try MapBuilder(options: options)
-        lineLayer = try LineLayerBuilder(options: options)
-        pointLayer = try PointLayerBuilder(options: options)
+        layers = try GeometryKind.allCases.map { try $0.builder.init(options: options) }
+    }
+
+    /// Where the layer of `kind` is in ``layers``.
+    private static func position(of kind: GeometryKind) -> Int {
+        GeometryKind.allCases.firstIndex(of: kind) ?? 0
     }
 
     /// Records a fact about the build in the map's `META` section (used when this is the first layer).
     public mutating func addMetadata(key: String, value: String) {
-        polygonLayer.addMetadata(key: key, value: value)
-        lineLayer.addMetadata(key: key, value: value)
-        pointLayer.addMetadata(key: key, value: value)
+        for index in layers.indices { layers[index].addMetadata(key: key, value: value) }
     }
 
     /// Adds the feature to the layer of its kind, when the choice may keep that kind; else counts
@@ -91,42 +80,44 @@ public struct InputLayerBuilder: FeatureSink {
         if let kind { featuresRead[kind, default: 0] += 1 }
         let keeps = choice == .automatic || (kind != nil && kind == choice.kind)
         guard keeps else {
-            let name = GeoJSONImport.typeName(of: feature.geometry)
-            polygonLayer.skippedGeometries[name, default: 0] += 1
-            lineLayer.skippedGeometries[name, default: 0] += 1
-            pointLayer.skippedGeometries[name, default: 0] += 1
+            for index in layers.indices { layers[index].skip(feature) }
             return
         }
         // Each layer keeps its own kind and counts the others as skipped.
-        try GeoJSONImport.add(feature, to: &polygonLayer)
-        try GeoJSONImport.add(feature, to: &lineLayer)
-        try GeoJSONImport.add(feature, to: &pointLayer)
+        for index in layers.indices { try layers[index].add(feature) }
     }
 
     /// The kind of layer to build: the one chosen, or for an automatic choice polygons when any
-    /// were read, else lines or points, whichever were read. Throws when the chosen kind has no
-    /// feature, or when an input without polygons holds both lines and points.
+    /// were read (the kind whose features enclose areas), else the one other kind that was read.
+    /// Throws when the chosen kind has no feature, or when an input without polygons holds
+    /// features of several kinds (lines and points).
     public func resolvedKind() throws(GeometryChoiceError) -> GeometryKind {
-        let polygons = featuresRead[.polygons] ?? 0, lines = featuresRead[.lines] ?? 0, points = featuresRead[.points] ?? 0
-        let found = "it holds \(polygons) polygon, \(lines) line and \(points) point features"
-        switch choice {
-        case .polygons:
-            guard polygons > 0 else { throw GeometryChoiceError(description: "--geometry polygons: no Polygon or MultiPolygon features to build a map from (\(found))") }
-            return .polygons
-        case .lines:
-            guard lines > 0 else { throw GeometryChoiceError(description: "--geometry lines: no LineString or MultiLineString features to build a map from (\(found))") }
-            return .lines
-        case .points:
-            guard points > 0 else { throw GeometryChoiceError(description: "--geometry points: no Point or MultiPoint features to build a map from (\(found))") }
-            return .points
-        case .automatic:
-            if polygons > 0 { return .polygons }
-            if lines > 0, points > 0 {
-                throw GeometryChoiceError(description: "the input holds \(lines) line and \(points) point features and no polygons; choose which to build with --geometry lines or --geometry points")
+        let read = GeometryKind.allCases.map { (kind: $0, count: featuresRead[$0] ?? 0) }
+        let found = "it holds \(Self.list(read.map { "\($0.count) \($0.kind.partName)" })) features"
+        if let kind = choice.kind {
+            guard featuresRead[kind] ?? 0 > 0 else {
+                let types = kind.geoJSONTypes
+                throw GeometryChoiceError(description: "--geometry \(kind.name): no \(types.single) or \(types.multiple) features to build a map from (\(found))")
             }
-            if lines > 0 { return .lines }
-            if points > 0 { return .points }
-            return .polygons  // nothing to build: the polygon builder's error says so
+            return kind
         }
+        let present = read.filter { $0.count > 0 }
+        if let areas = present.first(where: { $0.kind.answersContainment }) { return areas.kind }
+        if present.count > 1 {
+            throw GeometryChoiceError(description: "the input holds \(Self.list(present.map { "\($0.count) \($0.kind.partName)" })) features and no polygons; "
+                                      + "choose which to build with \(present.map { "--geometry \($0.kind.name)" }.joined(separator: " or "))")
+        }
+        return present.first?.kind ?? .polygons  // nothing to build: the polygon builder's error says so
+    }
+
+    /// The layer of the kind to build (``resolvedKind()``), its features of other kinds counted as skipped.
+    func resolvedLayer() throws(GeometryChoiceError) -> any LayerKindBuilder {
+        let kind = try resolvedKind()
+        return layers[Self.position(of: kind)]
+    }
+
+    /// "a", "a and b", "a, b and c".
+    private static func list(_ items: [String]) -> String {
+        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
     }
 }

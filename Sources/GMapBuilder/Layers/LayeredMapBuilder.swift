@@ -21,43 +21,8 @@ public struct LayeredMapBuilder {
     /// The name a single-input build gives its one layer.
     public static let defaultLayerName = "default"
 
-    /// What one layer is built from.
-    enum Content {
-        case polygons(MapBuilder)
-        case lines(LineLayerBuilder)
-        case points(PointLayerBuilder)
-
-        var options: BuildOptions {
-            switch self {
-            case .polygons(let builder): return builder.options
-            case .lines(let builder): return builder.options
-            case .points(let builder): return builder.options
-            }
-        }
-
-        var metadataPairs: [(String, String)] {
-            switch self {
-            case .polygons(let builder): return builder.metadataPairs
-            case .lines(let builder): return builder.metadata
-            case .points(let builder): return builder.metadata
-            }
-        }
-
-        func buildLayer(tags: LayerSectionTags, indexes: Bool, strings: inout StringPool) throws -> MapBuilder.BuiltLayer {
-            switch self {
-            case .polygons(let builder): return try builder.buildLayer(tags: tags, indexes: indexes, strings: &strings)
-            case .lines(let builder):
-                return try builder.geometry.buildLayer(tags: tags, indexes: indexes, strings: &strings, options: builder.options,
-                                                       skipped: builder.skippedGeometries)
-            case .points(let builder):
-                return try builder.geometry.buildLayer(tags: tags, indexes: indexes && builder.writesIndexes, strings: &strings,
-                                                       options: builder.options, skipped: builder.skippedGeometries, compact: builder.compact)
-            }
-        }
-    }
-
-    /// Every layer added so far, in file order.
-    private var contents: [(name: String, content: Content)] = []
+    /// Every layer added so far, in file order, each with the builder of its kind.
+    private var contents: [(name: String, content: any LayerKindBuilder)] = []
 
     /// The address index to write (``AddressIndexWriter``), if any: the layer of addresses by name,
     /// the layer of postal codes, and each feature's street and house number in layer order.
@@ -65,50 +30,30 @@ public struct LayeredMapBuilder {
 
     /// The polygon layers added so far, in file order (layers of lines and points are not listed).
     public var layers: [(name: String, builder: MapBuilder)] {
-        contents.compactMap { entry in
-            if case .polygons(let builder) = entry.content { return (entry.name, builder) }
-            return nil
-        }
+        contents.compactMap { entry in (entry.content as? MapBuilder).map { (entry.name, $0) } }
     }
 
     /// An empty map.
     public init() {}
-
-    /// Adds a layer. Names must be non-empty, distinct and at most 255 bytes; every layer must use
-    /// the first layer's quantization; a file holds at most ``FormatLayout/maximumLayerCount`` layers.
-    public mutating func addLayer(named name: String, _ builder: MapBuilder) throws {
-        try add(name, .polygons(builder))
-    }
-
-    /// Adds a layer of lines (format 3.1), under the same rules as a polygon layer.
-    public mutating func addLayer(named name: String, _ builder: LineLayerBuilder) throws {
-        try add(name, .lines(builder))
-    }
-
-    /// Adds a layer of points (format 3.1), under the same rules as a polygon layer.
-    public mutating func addLayer(named name: String, _ builder: PointLayerBuilder) throws {
-        try add(name, .points(builder))
-    }
 
     /// Adds a layer of the geometry `builder` resolved (``InputLayerBuilder/resolvedKind()``):
     /// its polygons, lines or points, the others counted as skipped in the layer's report.
     /// Throws ``BuildError`` when the geometry cannot be chosen (its message names the layer
     /// unless it is ``defaultLayerName``).
     public mutating func addLayer(named name: String, _ builder: InputLayerBuilder) throws {
-        let kind: GeometryKind
+        let layer: any LayerKindBuilder
         do {
-            kind = try builder.resolvedKind()
+            layer = try builder.resolvedLayer()
         } catch {
             throw BuildError(name == Self.defaultLayerName ? error.description : "layer \(name): \(error.description)")
         }
-        switch kind {
-        case .polygons: try addLayer(named: name, builder.polygonLayer)
-        case .lines: try addLayer(named: name, builder.lineLayer)
-        case .points: try addLayer(named: name, builder.pointLayer)
-        }
+        try add(name, layer)
     }
 
-    private mutating func add(_ name: String, _ content: Content) throws {
+    /// Adds a layer of any kind (each kind's public ``addLayer(named:_:)`` is in its folder).
+    /// Names must be non-empty, distinct and at most 255 bytes; every layer must use the first
+    /// layer's quantization; a file holds at most ``FormatLayout/maximumLayerCount`` layers.
+    mutating func add(_ name: String, _ content: any LayerKindBuilder) throws {
         guard !name.isEmpty, name.utf8.count <= 255 else { throw BuildError("a layer name must be 1 to 255 bytes long") }
         guard !contents.contains(where: { $0.name == name }) else { throw BuildError("the layer name \"\(name)\" is used twice") }
         guard contents.count < FormatLayout.maximumLayerCount else { throw BuildError("a map holds at most \(FormatLayout.maximumLayerCount) layers") }
@@ -132,7 +77,7 @@ public struct LayeredMapBuilder {
             throw BuildError("a map needs at least one layer")
         }
         // What is needed of the layers after they are built (they are freed one by one).
-        let layers = contents.map { (name: $0.name, isPolygons: { if case .polygons = $0 { return true } else { return false } }($0.content)) }
+        let layers = contents.map { (name: $0.name, kind: type(of: $0.content).kind) }
         var remaining = contents
         contents = []
         let indexes = options.writesLayerIndexes
@@ -195,15 +140,15 @@ public struct LayeredMapBuilder {
         writer.add(.strings, strings.bytes)
         reports[0].sectionSizes.append(("META", metadata.count))
         reports[0].sectionSizes.append(("STRS", strings.bytes.count))
-        // A layer of lines or points makes the file 3.1; polygons alone stay 3.0, byte for byte.
-        let hasOpenGeometry = layers.contains { !$0.isPolygons }
-        // Parity groups (repeated slots) make it 3.2.
-        let repeatsSlots = reports.contains { $0.repeatsSlots }
-        // An address index makes it 3.3; a layer of compact points 3.4.
-        let minor = major >= 3 ? (reports.contains { $0.compactPoints } ? FormatLayout.minorVersionWithCompactPoints
-                                  : writesAddressIndex ? FormatLayout.minorVersionWithAddressIndex
-                                  : repeatsSlots ? FormatLayout.minorVersionWithPartGroups
-                                  : hasOpenGeometry ? FormatLayout.minorVersionWithLinesAndPoints : FormatLayout.minorVersion)
+        // The least minor version that defines everything in the file: each layer's kind (lines or
+        // points make it 3.1; polygons alone stay 3.0, byte for byte), parity groups (repeated
+        // slots: 3.2), an address index (3.3), a layer of compact points (3.4).
+        let needs = layers.map { $0.kind.minorVersion } + [
+            reports.contains { $0.repeatsSlots } ? FormatLayout.minorVersionWithPartGroups : FormatLayout.minorVersion,
+            writesAddressIndex ? FormatLayout.minorVersionWithAddressIndex : FormatLayout.minorVersion,
+            reports.contains { $0.compactPoints } ? FormatLayout.minorVersionWithCompactPoints : FormatLayout.minorVersion,
+        ]
+        let minor = major >= 3 ? needs.max() ?? FormatLayout.minorVersion
             : indexes ? FormatLayout.minorVersionWithLayers : FormatLayout.minorVersionWithoutLayers
         let bytes = writer.takeBytes(quantizer: options.quantizer, majorVersion: major, minorVersion: minor)
         for index in reports.indices { reports[index].byteCount = bytes.count }

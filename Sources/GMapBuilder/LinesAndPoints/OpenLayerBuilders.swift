@@ -79,6 +79,74 @@ public struct PointLayerBuilder: Sendable {
     public var featureCount: Int { geometry.featureCount }
 }
 
+extension LineLayerBuilder: LayerKindBuilder {
+    static var kind: GeometryKind { .lines }
+
+    /// Adds a feature's lines; a feature of another geometry is counted in ``skippedGeometries``.
+    public mutating func add(_ feature: GeoJSONFeature) throws {
+        guard case .lines(let lines) = feature.geometry else { return skip(feature) }
+        try GeoJSONImport.adding(feature, options: options) { id, properties in
+            try add(SourceLineFeature(id: id, properties: properties, lines: lines.map { line in line.map { (longitude: $0.longitude, latitude: $0.latitude) } }))
+        }
+    }
+
+    var metadataPairs: [(String, String)] { metadata }
+
+    func buildLayer(tags: LayerSectionTags, indexes: Bool, strings: inout StringPool) throws -> MapBuilder.BuiltLayer {
+        try geometry.buildLayer(tags: tags, indexes: indexes, strings: &strings, options: options, skipped: skippedGeometries)
+    }
+
+    static func counts(_ report: BuildReport) -> String {
+        "lines: features \(report.featureCount), lines \(report.lineCount), vertices \(report.vertexCount)"
+    }
+
+    static func counts(_ report: ExportReport) -> String {
+        "features \(report.featureCount), lines \(report.lineCount), vertices \(report.vertexCount)"
+    }
+}
+
+extension PointLayerBuilder: LayerKindBuilder {
+    static var kind: GeometryKind { .points }
+
+    /// Adds a feature's points; a feature of another geometry is counted in ``skippedGeometries``.
+    public mutating func add(_ feature: GeoJSONFeature) throws {
+        guard case .points(let points) = feature.geometry else { return skip(feature) }
+        try GeoJSONImport.adding(feature, options: options) { id, properties in
+            try add(SourcePointFeature(id: id, properties: properties, points: points.map { (longitude: $0.longitude, latitude: $0.latitude) }))
+        }
+    }
+
+    var metadataPairs: [(String, String)] { metadata }
+
+    /// The layer's sections; its label points and name index only when the map writes them and
+    /// ``writesIndexes`` is true.
+    func buildLayer(tags: LayerSectionTags, indexes: Bool, strings: inout StringPool) throws -> MapBuilder.BuiltLayer {
+        try geometry.buildLayer(tags: tags, indexes: indexes && writesIndexes, strings: &strings, options: options,
+                                skipped: skippedGeometries, compact: compact)
+    }
+
+    static func counts(_ report: BuildReport) -> String {
+        "points: features \(report.featureCount), points \(report.vertexCount)"
+            + (report.compactPoints ? ", compact (step \(report.pointStep) units)" : "")
+    }
+
+    static func counts(_ report: ExportReport) -> String {
+        "features \(report.featureCount), points \(report.pointCount)"
+    }
+}
+
+extension LayeredMapBuilder {
+    /// Adds a layer of lines (format 3.1), under the same rules as a layer of polygons.
+    public mutating func addLayer(named name: String, _ builder: LineLayerBuilder) throws {
+        try add(name, builder)
+    }
+
+    /// Adds a layer of points (format 3.1), under the same rules as a layer of polygons.
+    public mutating func addLayer(named name: String, _ builder: PointLayerBuilder) throws {
+        try add(name, builder)
+    }
+}
+
 extension OpenGeometrySet {
     /// Builds the layer's sections (format 3.1): `GRID` with this kind, `TILE`, `FEAT` and `PROP`
     /// with the features in the order added (area 0), and with `indexes` `LABL` and `NAME`.

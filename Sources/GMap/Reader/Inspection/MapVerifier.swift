@@ -83,8 +83,8 @@ public struct MapVerifier {
                 report("label points", layout.labels.offset, "\(layout.labels.count) label points for \(layout.features.count) features")
             }
             // A label point of lines or points is a vertex of the feature: nothing contains it.
-            let polygons = layout.kind == .polygons
-            for index in 0..<min(layout.labels.count, layout.features.count) where polygons {
+            let inside = layout.kind?.answersContainment == true
+            for index in 0..<min(layout.labels.count, layout.features.count) where inside {
                 let record = layout.labels.offset + index * layout.labels.recordLength
                 let field = FormatLayout.LabelRecord.self
                 guard let feature = map.feature(at: index), let point = feature.labelPoint,
@@ -233,11 +233,18 @@ public struct MapVerifier {
     // MARK: Grid and tiles
 
     private mutating func checkGrid() {
-        let grid = layout.grid
         if layout.usesNodes, layout.kind?.isReadable != true {
             return report("section GRID", layout.directoryOffset - FormatLayout.Grid.directory + FormatLayout.Grid.geometry,
-                          "geometry kind \(layout.geometry) is not one this reader checks")
+                          "geometry kind \(layout.geometryByte) is not one this reader checks")
         }
+        // Formats 1 and 2 hold polygons only (LayerParts), so every layer here has a kind.
+        if let kind = layout.kind { checkTiles(kind) }
+    }
+
+    /// The directory and every leaf tile of a layer of `kind`, each record read whole as that
+    /// kind's records are (``GeometryKind/withRecords(_:)``).
+    private mutating func checkTiles(_ kind: GeometryKind) {
+        let grid = layout.grid
         var directoryProblems: [(String, Int, String)] = []
         var leaves: [LocatedTile] = []
         var splitTiles: Int64 = 0
@@ -249,8 +256,8 @@ public struct MapVerifier {
         for (tile, offset, reason) in directoryProblems { report(tile, offset, reason) }
         for problem in walker.topDirectoryProblems() { report(problem.tile, problem.offset, problem.reason) }
         // Polygons and lines: the records are compared with their neighbours' as they are read.
-        let comparable = layout.kind == .polygons || layout.kind == .lines
-        var consistency = TileConsistencyCheck(map: map, limit: limit)
+        let comparable = kind.comparesNeighbours
+        var consistency = TileConsistencyCheck(map: map, kind: kind, limit: limit)
         compactHolders = layout.compactPoints == nil ? [] : [UInt8](repeating: 0, count: layout.features.count)
         for leaf in leaves {
             tilesVisited += 1
@@ -258,14 +265,14 @@ public struct MapVerifier {
             switch TileEntry.kind(of: leaf.entry) {
             case TileEntry.emptyKind:
                 if payload != 0 { report("directory entry of \(tileName(leaf))", layout.directoryOffset, "an empty entry has the non-zero payload \(payload)") }
-            case TileEntry.coveredKind where layout.kind != .polygons:
-                report("directory entry of \(tileName(leaf))", layout.directoryOffset, "a layer of \(map.geometryKind?.name ?? "lines or points") has no covered tiles")
+            case TileEntry.coveredKind where !kind.answersContainment:
+                report("directory entry of \(tileName(leaf))", layout.directoryOffset, "a layer of \(kind.name) has no covered tiles")
             case TileEntry.coveredKind:
                 if Int(payload) >= layout.features.count {
                     report("directory entry of \(tileName(leaf))", layout.directoryOffset, "covered by feature \(payload), but there are \(layout.features.count) features")
                 }
             default:
-                let record = checkRecord(leaf)
+                let record = checkRecord(leaf, kind)
                 if comparable {
                     if let record { consistency.add(record, leaf: leaf) } else { consistency.addUnreadable(leaf) }
                 }
@@ -320,9 +327,10 @@ public struct MapVerifier {
         return count
     }
 
-    /// Decodes one record to its end and reports what is wrong in it; returns its slots and edges
-    /// (a layer of polygons or lines) when it could be read whole.
-    private mutating func checkRecord(_ leaf: LocatedTile) -> DecodedRecord? {
+    /// Decodes one record of a layer of `kind` to its end and reports what is wrong in it; returns
+    /// its slots and edges (a layer whose records are compared with their neighbours) when it
+    /// could be read whole.
+    private mutating func checkRecord(_ leaf: LocatedTile, _ kind: GeometryKind) -> DecodedRecord? {
         recordsDecoded += 1
         let relative = Int(TileEntry.payload(of: leaf.entry))
         guard relative < layout.tilesEnd - layout.tilesOffset else {
@@ -330,38 +338,32 @@ public struct MapVerifier {
                    "its record offset \(relative) is outside TILE (\(layout.tilesEnd - layout.tilesOffset) bytes)")
             return nil
         }
-        var reader = TileRecordReader(storage: map.storage, entry: leaf.entry, bounds: leaf.bounds)
-        var edges = 0
-        var found: [RecordProblem] = []
-        var record = DecodedRecord()
-        let sound: Bool
-        switch layout.kind {
-        case .lines?:
-            sound = reader.walkLines(slot: { record.addSlot(RecordSlot(featureIndex: $0, cornerInside: false)) },
-                                     segment: { mask, ax, ay, bx, by in
-                                         edges += 1
-                                         record.addSegment(mask: mask, ax, ay, bx, by)
-                                     }, problem: { found.append($0) })
-        case .points? where layout.compactPoints != nil:
-            var holders = compactHolders
-            compactHolders = []
-            sound = reader.walkPoints(slot: { if $0 < holders.count, holders[$0] < 255 { holders[$0] += 1 } },
-                                      point: { _, _, _ in edges += 1 }, problem: { found.append($0) })
-            compactHolders = holders
-        case .points?:
-            sound = reader.walkPoints(slot: { _ in }, point: { _, _, _ in edges += 1 }, problem: { found.append($0) })
-        default:
-            sound = reader.walk(slot: { record.addSlot($0) }, run: { record.startRun(firstSlot: $0, mask: $1) }, edge: { ax, ay, bx, by in
-                edges += 1
-                record.addEdge(ax, ay, bx, by)
-            }, problem: { found.append($0) })
-        }
-        edgesDecoded += edges
-        if !found.isEmpty {
+        var check = RecordCheck(reader: TileRecordReader(storage: map.storage, entry: leaf.entry, bounds: leaf.bounds), holders: compactHolders)
+        compactHolders = []
+        kind.withRecords(&check)
+        compactHolders = check.holders
+        edgesDecoded += check.items
+        if !check.found.isEmpty {
             let name = "section TILE, record of \(tileName(leaf))"
-            for problem in found { report(name, problem.offset, problem.reason) }
+            for problem in check.found { report(name, problem.offset, problem.reason) }
         }
-        return sound && reader.isSound && found.isEmpty ? record : nil
+        return check.sound && check.reader.isSound && check.found.isEmpty ? check.record : nil
+    }
+
+    /// One record read whole by the conformance of its layer's kind (``LayerRecords/check(_:into:holders:problem:)``).
+    private struct RecordCheck: LayerRecordsUser {
+        var reader: TileRecordReader
+        /// A layer of compact points: how many records hold each feature so far.
+        var holders: [UInt8]
+        var record = DecodedRecord()
+        var found: [RecordProblem] = []
+        var items = 0, sound = false
+
+        mutating func use<Records: LayerRecords>(_ records: Records.Type) {
+            var found: [RecordProblem] = []
+            (items, sound) = Records.check(&reader, into: &record, holders: &holders, problem: { found.append($0) })
+            self.found = found
+        }
     }
 
     // MARK: Features, properties, strings
@@ -379,7 +381,7 @@ public struct MapVerifier {
             if UInt64(first) + UInt64(count) > UInt64(layout.properties.count) {
                 report("feature \(index)", record + field.firstProperty, "properties \(first)…\(UInt64(first) + UInt64(count)) are past the \(layout.properties.count) in PROP")
             }
-            if layout.kind != .polygons {
+            if layout.kind?.answersContainment != true {
                 if area != 0 { report("feature \(index)", record + field.area, "area \(area) of a feature of \(map.geometryKind?.name ?? "lines or points") is not 0") }
             } else if !(area >= previousArea) {
                 report("feature \(index)", record + field.area, "area \(area) is not in ascending order")

@@ -25,8 +25,12 @@
 struct TileConsistencyCheck {
     /// The layer checked.
     private let map: GMap
-    /// Whether the layer holds polygons (else lines).
-    private let polygons: Bool
+    /// Whether the layer's features enclose areas (``GeometryKind/answersContainment``): their
+    /// rings close and their corner bits agree, and an edge passes through a tile's inside;
+    /// else a segment of a line meets a tile.
+    private let areas: Bool
+    /// What the records store, for messages: "edge" or "segment" (``GeometryKind/itemName``).
+    private let item: String
     private let limit: Int
     /// What was found, with locations as ``MapVerifier`` reports them (it adds the layer).
     private(set) var problems: [MapProblem] = []
@@ -50,10 +54,11 @@ struct TileConsistencyCheck {
         var sortKey: (Int64, Int64, Int64, Int) { (low, high, tile, feature) }
     }
 
-    /// A check of `map`, a layer of polygons or lines, keeping at most `limit` problems.
-    init(map: GMap, limit: Int) {
+    /// A check of `map`, a layer of `kind` (polygons or lines), keeping at most `limit` problems.
+    init(map: GMap, kind: GeometryKind, limit: Int) {
         self.map = map
-        self.polygons = map.layout.kind == .polygons
+        areas = kind.answersContainment
+        item = kind.itemName
         self.limit = limit
     }
 
@@ -64,7 +69,7 @@ struct TileConsistencyCheck {
     /// Checks the record of `leaf`, read whole, and keeps what its neighbours must agree with.
     mutating func add(_ record: DecodedRecord, leaf: LocatedTile) {
         guard problems.count < limit else { return }
-        if polygons {
+        if areas {
             for reason in RecordRingCheck.reasons(record, bounds: leaf.bounds, sharedEdges: layout.usesNodes, words: words) {
                 report(leaf, reason)
             }
@@ -165,10 +170,10 @@ struct TileConsistencyCheck {
                     var wanted = use
                     wanted.tile = GridKey.tile(neighbour.bounds)
                     expected.append(wanted)
-                case TileEntry.emptyKind where !polygons || SegmentPlacement.meetsOpen(neighbour.bounds, ax, ay, bx, by):
-                    report(neighbour, directory: true, "\(featureName(use.feature))'s \(polygons ? "edge" : "segment") \(segmentText(use)), stored in \(tileName(leaf)), "
-                           + "\(polygons ? "passes through" : "meets") this tile, which is empty")
-                case TileEntry.coveredKind where polygons && SegmentPlacement.meetsOpen(neighbour.bounds, ax, ay, bx, by):
+                case TileEntry.emptyKind where !areas || SegmentPlacement.meetsOpen(neighbour.bounds, ax, ay, bx, by):
+                    report(neighbour, directory: true, "\(featureName(use.feature))'s \(item) \(segmentText(use)), stored in \(tileName(leaf)), "
+                           + "\(areas ? "passes through" : "meets") this tile, which is empty")
+                case TileEntry.coveredKind where areas && SegmentPlacement.meetsOpen(neighbour.bounds, ax, ay, bx, by):
                     let cover = Int(TileEntry.payload(of: neighbour.entry))
                     // In 3.2 another parity group of the same feature may cover both sides of the edge.
                     if cover == use.feature && layout.minorVersion >= FormatLayout.minorVersionWithPartGroups && layout.usesNodes { continue }
@@ -196,16 +201,15 @@ struct TileConsistencyCheck {
             previous = wanted.sortKey
             if Self.contains(unreadable, wanted.tile) { continue }
             let found = storedUse(wanted)
-            if let found, !polygons || found.count == wanted.count { continue }
+            if let found, !areas || found.count == wanted.count { continue }
             // A count that differs is seen from both tiles: report it once.
             if found != nil, wanted.source > wanted.tile { continue }
             guard let target = leaf(at: wanted.tile), let source = leaf(at: wanted.source) else { continue }
-            let what = polygons ? "edge" : "segment"
             if let found {
                 report(target, "\(featureName(wanted.feature))'s edge \(segmentText(wanted)) counts \(found.count) times for it here "
                        + "and \(wanted.count) times in \(tileName(source)), which it also meets")
             } else {
-                report(target, "\(featureName(wanted.feature))'s \(what) \(segmentText(wanted)) meets this tile but is not stored here "
+                report(target, "\(featureName(wanted.feature))'s \(item) \(segmentText(wanted)) meets this tile but is not stored here "
                        + "(\(tileName(source)) stores it)")
             }
         }

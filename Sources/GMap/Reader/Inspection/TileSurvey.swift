@@ -38,11 +38,24 @@ public struct TileSurvey: Sendable {
 
     /// Surveys every tile of `map`.
     public init(of map: GMap) {
+        var walk = LeafWalk(map: map)
+        if let kind = map.layout.kind {
+            kind.withRecords(&walk)
+        } else {
+            walk.use(UnknownRecords.self)
+        }
+        self = walk.survey
+    }
+
+    /// A survey of nothing yet.
+    private init() {}
+
+    /// Counts every leaf tile of `map`, each record as `records` reads it, then measures the
+    /// distinct records.
+    private mutating func count<Records: LayerRecords>(_ map: GMap, _ records: Records.Type) {
         var recordEntries: [UInt32] = []
-        var recordBytes = RecordBits()
         let grid = map.grid
         geometry = map.geometryKind
-        let readsRecords = map.storage.layout.kind == .polygons
         topLevelTiles = Int(grid.columns * grid.rows)
         let unreadableEntries = map.forEachLeafTile { tile in
             deepestLevel = max(deepestLevel, tile.depth)
@@ -55,81 +68,59 @@ public struct TileSurvey: Sendable {
                 featuresPerTile.append(1)
             case .record:
                 recordTiles += 1
-                guard readsRecords else {
-                    // A layer of lines or points (format 3.1).
-                    let (features, items, sound) = Self.countOpen(map, tile)
-                    if !sound { unreadableRecords += 1 }
-                    recordEntries.append(tile.entry)
-                    edgesPerTile.append(items)
-                    featuresPerTile.append(features)
-                    return
-                }
                 var reader = TileRecordReader(storage: map.storage, entry: tile.entry, bounds: tile.bounds)
-                let (features, edges) = reader.count()
-                if map.layout.usesNodes { recordEntries.append(tile.entry) }
-                if !reader.isSound { unreadableRecords += 1 }
-                edgesPerTile.append(edges)
+                let (features, items, sound) = Records.count(&reader)
+                if !sound { unreadableRecords += 1 }
+                recordEntries.append(tile.entry)
+                edgesPerTile.append(items)
                 featuresPerTile.append(features)
             }
         }
         unreadableRecords += unreadableEntries
         splitTiles = Int(grid.subdirectoryCount)
-        if !readsRecords { openRecords = Self.measureOpen(map, entries: recordEntries) }
-        if map.layout.usesNodes, readsRecords {
-            // Each distinct record once (tiles may share one).
-            recordEntries.sort()
-            var previous: UInt32?
-            for entry in recordEntries where entry != previous {
-                previous = entry
-                var measuring = TileRecordReader(storage: map.storage, entry: entry, bounds: TileBounds(west: 0, south: 0, east: 0, north: 0))
-                if let sizes = measuring.measureShared() { recordBytes.add(sizes) }
-            }
-            let layout = map.layout
-            let gridLength = map.sections.first { $0.offset == UInt64(layout.directoryOffset - FormatLayout.Grid.directory) }?.length ?? 0
-            // Everything in TILE that no record holds is directory nodes.
-            bytes = TileBytes(directoryBytes: Int(gridLength) + (layout.tilesEnd - layout.tilesOffset) - recordBytes.totalBytes, records: recordBytes)
-        }
+        Records.measure(recordEntries, of: map, into: &self)
         edgesPerTile.sort()
         featuresPerTile.sort()
     }
 
-    /// The features, and the segments or points, of one record of a layer of lines or points, and
-    /// whether it could be read to its end.
-    private static func countOpen(_ map: GMap, _ tile: LeafTile) -> (features: Int, items: Int, sound: Bool) {
-        var reader = TileRecordReader(storage: map.storage, entry: tile.entry, bounds: tile.bounds)
-        var features = 0, items = 0
-        let sound: Bool
-        if map.storage.layout.kind == .lines {
-            sound = reader.walkLines(slot: { _ in features += 1 }, segment: { mask, _, _, _, _ in items += mask.nonzeroBitCount })
-        } else if map.storage.layout.kind == .points {
-            sound = reader.walkPoints(slot: { _ in features += 1 }, point: { _, _, _ in items += 1 })
-        } else {
-            sound = false
+    /// The survey's walk, written once for every kind's records.
+    private struct LeafWalk: LayerRecordsUser {
+        let map: GMap
+        var survey = TileSurvey()
+
+        mutating func use<Records: LayerRecords>(_ records: Records.Type) {
+            survey.count(map, records)
         }
-        return (features, items, sound && reader.isSound)
     }
 
-    /// The distinct records among `entries` of a layer of lines or points, and their bytes (each
-    /// read to its end; a damaged one counts up to the damage).
-    private static func measureOpen(_ map: GMap, entries: [UInt32]) -> (count: Int, bytes: Int) {
-        let lines = map.storage.layout.kind == .lines
-        var count = 0, bytes = 0
+    /// Calls `body` with a reader at each distinct record among `entries` (tiles may share one;
+    /// `entries` in any order), in file order. The reader's bounds only place the vertices, which
+    /// a measure does not keep: any tile will do.
+    static func forEachDistinctRecord(_ entries: [UInt32], of map: GMap, _ body: (inout TileRecordReader) -> Void) {
         var previous: UInt32?
         for entry in entries.sorted() where entry != previous {
             previous = entry
-            count += 1
-            // The bounds only place the vertices, which are not kept: any tile will do.
             var reader = TileRecordReader(storage: map.storage, entry: entry, bounds: TileBounds(west: 0, south: 0, east: 0, north: 0))
-            let start = reader.cursor.position
-            if lines {
-                reader.walkLines(checkingVertices: false, slot: { _ in }, segment: { _, _, _, _, _ in })
-            } else {
-                reader.walkPoints(checkingVertices: false, slot: { _ in }, point: { _, _, _ in })
-            }
-            bytes += reader.cursor.position - start
+            body(&reader)
         }
-        return (count, bytes)
     }
+}
+
+/// A later layer of a kind this reader does not know (a first layer of one is refused on open):
+/// its records are not read, each is counted unreadable. (The survey has always measured their
+/// bytes as those of points, up to the first damage; ``TileSurvey/openRecords`` still does.)
+private enum UnknownRecords: LayerRecords {
+    static var comparesNeighbours: Bool { false }
+
+    static func count(_ reader: inout TileRecordReader) -> (features: Int, items: Int, sound: Bool) { (0, 0, false) }
+
+    static func measure(_ entries: [UInt32], of map: GMap, into survey: inout TileSurvey) {
+        PointRecords.measure(entries, of: map, into: &survey)
+    }
+
+    /// Not called: the verifier reports such a layer's kind and reads none of its records.
+    static func check(_ reader: inout TileRecordReader, into record: inout DecodedRecord, holders: inout [UInt8],
+                      problem: (RecordProblem) -> Void) -> (items: Int, sound: Bool) { (0, false) }
 }
 
 /// Format 3's tile bytes by what they hold, as ``TileSurvey`` measures them (`gmap info`) and the
@@ -195,29 +186,5 @@ package struct RecordBits: Sendable, Equatable {
         maskBits += other.maskBits
         firstVertexBits += other.firstVertexBits
         widthBits += other.widthBits
-    }
-}
-
-extension TileRecordReader {
-    /// The sizes of the parts of a format 3 record, or nil when it cannot be read to its end.
-    mutating func measureShared() -> RecordBits? {
-        let start = cursor.position
-        guard let header = readSharedHeader() else { return nil }
-        var bits = RecordBits()
-        bits.headBytes = cursor.position - start
-        let maskBits = header.slotCount > 1 ? Int(header.slotCount) : 0
-        for _ in 0..<header.runCount {
-            let runStart = cursor.position
-            _ = cursor.readVarint()
-            bits.vertexCountBytes += cursor.position - runStart
-            cursor.position = runStart
-            var run = PackedRunHead()
-            guard readSharedRun(header, into: &run) == nil else { return nil }
-            bits.maskBits += maskBits
-            bits.firstVertexBits += Int(header.firstWidthX + header.firstWidthY)
-            bits.widthBits += 2 * Int(FormatLayout.SharedRecord.widthFieldBits)
-        }
-        bits.totalBytes = cursor.position - start
-        return bits
     }
 }

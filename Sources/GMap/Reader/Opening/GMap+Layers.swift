@@ -20,6 +20,10 @@ extension GMap {
     /// The position of the layer this map reads in ``layerNames``.
     public var layerIndex: Int { layout.layerIndex }
 
+    /// What this layer's features are: polygons, lines or points (nil for a kind this reader does
+    /// not know, which only a later layer can have: it answers nothing). Read once, on open.
+    public var geometryKind: GeometryKind? { layout.kind }
+
     /// The map reading the layer at `index` of ``layerNames``, or nil when out of range.
     public func layer(at index: Int) -> GMap? {
         let root = rootStorage

@@ -39,7 +39,7 @@ public enum GMapError: Error, Sendable, Equatable, CustomStringConvertible {
             return "gmap file of \(length) bytes is too large for this platform"
         case let .unsupportedGeometry(layer, kind):
             let what = GeometryKind(rawValue: kind)?.name ?? "geometry kind \(kind)"
-            return "layer \(layer.isEmpty ? "(unnamed)" : "'\(layer)'") holds \(what), which this reader does not read (it reads polygons, lines, points and compact points); update gmap"
+            return "layer \(layer.isEmpty ? "(unnamed)" : "'\(layer)'") holds \(what), which this reader does not read (it reads \(GeometryKind.readableKinds)); update gmap"
         }
     }
 

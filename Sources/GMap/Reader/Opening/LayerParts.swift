@@ -11,9 +11,12 @@ struct LayerParts {
     var properties: RecordTable
     var labels: RecordTable
     var names: RecordTable
-    /// Format 3: the layer's geometry kind (`GRID` byte 26); polygons for older files. A layer of
-    /// compact points (byte 26 = 3) reads as points, with its point table in ``compactPoints``.
-    var geometry: UInt8
+    /// Format 3: the layer's geometry kind (`GRID` byte 26), or nil for a kind this reader does not
+    /// know; polygons for older files. A layer of compact points (byte 26 = 3) reads as points, with
+    /// its point table in ``compactPoints``.
+    var kind: GeometryKind?
+    /// `GRID` byte 26 as stored (0 for older files), for messages about a kind this reader does not know.
+    var geometryByte: UInt8
     /// A layer of compact points (3.4): its point table, which its features tag names.
     var compactPoints: CompactPointTable? = nil
 
@@ -90,15 +93,16 @@ struct LayerParts {
         }
 
         let tiles = try required(tags.tiles)
-        var geometry = usesNodes ? file.getUInt8(at: gridBase + g.geometry) ?? 0 : GeometryKind.polygons.rawValue
+        let geometryByte = usesNodes ? file.getUInt8(at: gridBase + g.geometry) ?? 0 : GeometryKind.polygons.rawValue
+        var kind = GeometryKind(rawValue: geometryByte)
         var compactPoints: CompactPointTable?
         let features: RecordTable
-        if geometry == FormatLayout.CompactPoints.geometry {
+        if geometryByte == FormatLayout.CompactPoints.geometry {
             // Its features tag names a point table (5.12), read as the layer's features.
             let table = try CompactPointTable.read(file, try required(tags.features), name: SectionTag.name(of: tags.features))
             compactPoints = table
             features = RecordTable(count: table.count, offset: table.recordsOffset, recordLength: 0)
-            geometry = GeometryKind.points.rawValue
+            kind = .points
         } else {
             features = try MapLayout.table(file, try required(tags.features), name: SectionTag.name(of: tags.features), minimumRecord: FormatLayout.FeatureRecord.length)
         }
@@ -119,7 +123,7 @@ struct LayerParts {
             grid: grid, directoryOffset: gridBase + g.directory,
             subdirectoryOffset: subdirectoryOffset, topDirectory: topDirectory,
             tiles: tiles, features: features, properties: properties, labels: labels, names: names,
-            geometry: geometry)
+            kind: kind, geometryByte: geometryByte)
         parts.compactPoints = compactPoints
         return parts
     }

@@ -69,11 +69,14 @@ struct MapLayout: Sendable {
         let smallestNode = Int64(FormatLayout.DirectoryNode.kindBytes(factor: Int(grid.splitFactor)) + 1)
         return min(grid.subdirectoryCount, Int64(tilesEnd - tilesOffset) / smallestNode)
     }
-    /// The layer's geometry kind (`GRID` byte 26 in format 3; polygons before), as stored.
-    @usableFromInline var geometry: UInt8
-    /// The layer's kind, or nil for a kind this reader does not know: what code that differs by
-    /// kind compares, never the stored byte.
-    @inlinable var kind: GeometryKind? { GeometryKind(rawValue: geometry) }
+    /// The layer's kind (`GRID` byte 26 in format 3; polygons before), read once on open: what
+    /// code that differs by kind looks at, never the stored byte. Nil for a kind this reader does
+    /// not know, which only a later layer can have (a first layer of such a kind is refused on
+    /// open, ``GMapError/unsupportedGeometry(layer:kind:)``): such a layer answers nothing.
+    @usableFromInline var kind: GeometryKind?
+    /// `GRID` byte 26 as stored, for messages about a kind this reader does not know (3 for a
+    /// layer of compact points, whose ``kind`` is points).
+    var geometryByte: UInt8
     @usableFromInline var quantizer: Quantizer
     @usableFromInline var sections: [SectionInfo]
     @usableFromInline var grid: GridInfo
@@ -105,7 +108,7 @@ struct MapLayout: Sendable {
     /// In the first layer's layout: the layouts of the other layers, in file order.
     @usableFromInline var otherLayers: [MapLayout]
     /// A layer of compact points (3.4): its point table, which stands for `FEAT` and `PROP`; its
-    /// ``geometry`` reads as points, and its name index holds 4-byte records (Spec/FORMAT.md 5.12).
+    /// ``kind`` is points, and its name index holds 4-byte records (Spec/FORMAT.md 5.12).
     @usableFromInline var compactPoints: CompactPointTable? = nil
     /// Where that point table's section lies (offset −1 for other layers).
     @usableFromInline var compactPointsSection: (offset: Int, length: Int) = (-1, 0)
@@ -218,11 +221,11 @@ struct MapLayout: Sendable {
         for (index, entry) in entries.enumerated() {
             let parts = try LayerParts.read(file, ranges: ranges, tags: entry.tags, quantizer: quantizer, headerLength: headerLength,
                                             usesNodes: major >= 3)
-            if index == 0, GeometryKind(rawValue: parts.geometry) == nil {
-                throw .unsupportedGeometry(layer: entry.name, kind: parts.geometry)
+            if index == 0, parts.kind == nil {
+                throw .unsupportedGeometry(layer: entry.name, kind: parts.geometryByte)
             }
             layouts.append(MapLayout(
-                majorVersion: major, minorVersion: minor, geometry: parts.geometry, quantizer: quantizer, sections: sections, grid: parts.grid,
+                majorVersion: major, minorVersion: minor, kind: parts.kind, geometryByte: parts.geometryByte, quantizer: quantizer, sections: sections, grid: parts.grid,
                 directoryOffset: parts.directoryOffset, subdirectoryOffset: parts.subdirectoryOffset, topDirectory: parts.topDirectory,
                 tilesOffset: parts.tiles.offset, tilesEnd: parts.tiles.offset + parts.tiles.length,
                 features: parts.features, properties: parts.properties,

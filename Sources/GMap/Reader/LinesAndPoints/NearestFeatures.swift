@@ -282,9 +282,6 @@ extension GMap {
     public func intersections(latitude: Double, longitude: Double, within radius: Double, limit: Int = Int.max) -> [PointMatch] {
         nearestPoints(in: MapLocationSource.LayerName.intersections, latitude: latitude, longitude: longitude, within: radius, limit: limit)
     }
-
-    /// What this layer's features are: polygons, lines or points (nil for a kind this reader does not know).
-    public var geometryKind: GeometryKind? { layout.kind }
 }
 
 /// Where each feature met by a nearby search is in its list of candidates: a short list searched
