@@ -8,8 +8,9 @@
 public struct GridPoint: Sendable, Hashable {
     /// The bits of a unit kept below it: a fraction is `0 ..< 2^fractionBits`.
     public static let fractionBits: Int64 = 24
-    /// One unit in fractions: `2^fractionBits`.
-    public static let fractionScale: Int64 = 1 << fractionBits
+    /// One unit in fractions: `2^fractionBits`. (A literal, not `1 << fractionBits`, so that it is
+    /// a constant in the lookup's code rather than a global read through an accessor.)
+    public static let fractionScale: Int64 = 16_777_216
 
     /// Longitude in whole units, rounded down (x grows eastward).
     public var x: Int64
@@ -67,9 +68,9 @@ public struct Quantizer: Sendable, Hashable {
     }
 
     /// Longitude 180° in units.
-    @inlinable public var halfTurn: Int64 { 180 * unitsPerDegree }
+    @inlinable public var halfTurn: Int64 { 180 &* unitsPerDegree }
     /// Latitude 90° in units.
-    @inlinable public var quarterTurn: Int64 { 90 * unitsPerDegree }
+    @inlinable public var quarterTurn: Int64 { 90 &* unitsPerDegree }
 
     /// The largest distance, in metres on the equator, between a coordinate and its quantized
     /// position: half a unit diagonally, on a sphere of radius 6,371,008.8 m.
@@ -101,11 +102,13 @@ public struct Quantizer: Sendable, Hashable {
     /// latitude +90 becomes one unit less.
     @inlinable public func queryPoint(latitude: Double, longitude: Double) -> GridPoint? {
         guard Self.isValid(latitude: latitude, longitude: longitude) else { return nil }
-        let scale = Double(unitsPerDegree * GridPoint.fractionScale)
+        // unitsPerDegree ≤ 10^7 (checked when the quantizer is made): 180 · 10^7 · 2^24 < 2^55, so
+        // the products below cannot overflow and are written unchecked.
+        let scale = Double(unitsPerDegree &* GridPoint.fractionScale)
         var x = Self.roundedHalfAway(longitude * scale)
         var y = Self.roundedHalfAway(latitude * scale)
-        if x >= halfTurn * GridPoint.fractionScale { x = -halfTurn * GridPoint.fractionScale }
-        if y >= quarterTurn * GridPoint.fractionScale { y = (quarterTurn - 1) * GridPoint.fractionScale }
+        if x >= halfTurn &* GridPoint.fractionScale { x = 0 &- halfTurn &* GridPoint.fractionScale }
+        if y >= quarterTurn &* GridPoint.fractionScale { y = (quarterTurn &- 1) &* GridPoint.fractionScale }
         return GridPoint(fineX: x, fineY: y)
     }
 
@@ -119,7 +122,7 @@ public struct Quantizer: Sendable, Hashable {
     @inlinable @inline(__always) static func roundedHalfAway(_ value: Double) -> Int64 {
         let truncated = Int64(value)
         let fraction = value - Double(truncated)
-        return fraction >= 0.5 ? truncated + 1 : (fraction <= -0.5 ? truncated - 1 : truncated)
+        return fraction >= 0.5 ? truncated &+ 1 : (fraction <= -0.5 ? truncated &- 1 : truncated)
     }
 
     /// The point a query answers for, rounded to whole units as format 1 and 2 readers did:
