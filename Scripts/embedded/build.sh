@@ -56,7 +56,7 @@ firmware() {
     local name=$1; shift
     local roots=()
     for symbol in "$@"; do roots+=(-u "$symbol"); done
-    ld.lld --gc-sections -e 0 "${roots[@]}" --unresolved-symbols=ignore-all \
+    ld.lld --gc-sections -e 0 "${roots[@]}" --unresolved-symbols=ignore-all --emit-relocs \
         "$out/armv7em-none-none-eabi/gmap-core.o" "$out/armv7em-none-none-eabi/cgmap.o" "$out/armv7em-none-none-eabi/gmap-checksum.o" \
         -o "$out/armv7em-$name.elf"
     local text rodata
