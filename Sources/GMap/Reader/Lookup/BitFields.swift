@@ -26,7 +26,7 @@ struct BitFields {
     }
 
     /// The `width`-bit field (0…64) starting at stream bit `bit`; bits past the stream's bytes read as zero.
-    @inlinable func field(at bit: UInt64, width: UInt64) -> UInt64 {
+    @inlinable @inline(__always) func field(at bit: UInt64, width: UInt64) -> UInt64 {
         guard width > 0 else { return 0 }
         let byte = Int(truncatingIfNeeded: bit &>> 3), shift = bit & 7
         let first = start &+ byte
@@ -37,6 +37,15 @@ struct BitFields {
             }
             return word & Self.mask(width)
         }
+        return tailField(byte: byte, shift: shift, width: width)
+    }
+
+    /// ``field(at:width:)`` for a field whose eight bytes from its first would pass the span's end
+    /// (or that starts past the stream's bytes): read byte by byte, bytes past the stream as zero.
+    /// Out of line, so that the one-load case stays small where it is inlined.
+    @usableFromInline @inline(never)
+    func tailField(byte: Int, shift: UInt64, width: UInt64) -> UInt64 {
+        let first = start &+ byte
         var word: UInt64 = 0
         var index = 0
         while index < 8, byte &+ index < byteCount {

@@ -95,15 +95,8 @@ struct DirectoryWalker {
         let bit = UInt64(rank) * width
         let available = tilesLength - node - kindBytes - 1
         guard (bit + width + 7) / 8 <= UInt64(available) else { return nil }
-        let value: UInt64
-        let firstByte = payloadStart + Int(bit >> 3)
-        if layout.tilesEnd - firstByte >= 8 {
-            // Common case: one load holds the payload (at most 32 bits, shifted by at most 7).
-            value = (UInt64(littleEndian: storage.base.loadUnaligned(fromByteOffset: firstByte, as: UInt64.self)) &>> (bit & 7))
-                & BitFields.mask(width)
-        } else {
-            value = BitFields(base: storage.base, start: payloadStart, byteCount: available, spanEnd: layout.tilesEnd).field(at: bit, width: width)
-        }
+        let fields = BitFields(base: storage.base, start: payloadStart, byteCount: available, spanEnd: layout.tilesEnd)
+        let value = fields.field(at: bit, width: width)
         if kind == TileEntry.coveredKind {
             guard value <= UInt64(TileEntry.maximumPayload) else { return nil }
             return TileEntry.make(kind: kind, payload: UInt32(value))

@@ -104,15 +104,7 @@ struct TopDirectory: Sendable {
         let first = rank &* payloadWidth
         let payloads = widthOffset &+ FormatLayout.TopForm.widthLength, available = end &- payloads
         guard (first &+ payloadWidth &+ 7) / 8 <= UInt64(truncatingIfNeeded: available) else { return nil }
-        let value: UInt64
-        let firstByte = payloads &+ Int(truncatingIfNeeded: first &>> 3)
-        if end &- firstByte >= 8 {
-            // Common case: one load holds the payload (at most 32 bits, shifted by at most 7).
-            value = (UInt64(littleEndian: base.loadUnaligned(fromByteOffset: firstByte, as: UInt64.self)) &>> (first & 7))
-                & BitFields.mask(payloadWidth)
-        } else {
-            value = BitFields(base: base, start: payloads, byteCount: available, spanEnd: end).field(at: first, width: payloadWidth)
-        }
+        let value = BitFields(base: base, start: payloads, byteCount: available, spanEnd: end).field(at: first, width: payloadWidth)
         guard value <= UInt64(TileEntry.maximumPayload) else { return nil }
         return TileEntry.make(kind: kind, payload: UInt32(truncatingIfNeeded: value))
     }
