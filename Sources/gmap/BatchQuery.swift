@@ -28,12 +28,37 @@ struct BatchQuery: Sendable {
         stack = layered ? map.map { MapStack([$0]) } : nil
     }
 
-    /// Lines gathered before they are answered, at most.
-    static let blockLines = 1 << 16
-    /// Bytes of lines gathered before they are answered, at least (a longer line makes a block alone).
+    /// Bytes of whole lines gathered before they are answered, at least (a longer line makes a block alone).
     static let blockBytes = 1 << 22
+    /// Bytes the reader is asked for at a time while a block is gathered.
+    static let readBytes = 1 << 16
 
-    /// The lines of one block: their bytes one after another and where each lies.
+    /// Whole lines as read, with their line ends, one block of them: the reading thread only
+    /// moves them here, and each part is split into lines where it is answered (with several
+    /// threads, in parallel), so reading does no work a line.
+    struct RawBlock: Sendable {
+        var bytes: [UInt8] = []
+        /// Where a line over the limit was (skipped by the reader): an empty line stands in its place.
+        var tooLong: [Int] = []
+
+        mutating func removeAll() {
+            bytes.removeAll(keepingCapacity: true)
+            tooLong.removeAll(keepingCapacity: true)
+        }
+
+        /// Calls `body` with each line of `bytes[range]` (these ``bytes``, whole lines): the range
+        /// of its bytes, or nil for a line longer than `maximumBytes` or one the reader skipped as such.
+        func forEachLine(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, maximumBytes: Int, _ body: (Range<Int>?) -> Void) {
+            var skipped = tooLong.firstIndex { $0 >= range.lowerBound } ?? tooLong.count
+            LineReader.lines(in: bytes, range) { line in
+                while skipped < tooLong.count, tooLong[skipped] < line.lowerBound { skipped += 1 }
+                let wasSkipped = line.isEmpty && skipped < tooLong.count && tooLong[skipped] == line.lowerBound
+                body(line.count > maximumBytes || wasSkipped ? nil : line)
+            }
+        }
+    }
+
+    /// The lines of one part of a block: the block's bytes and where each line lies.
     struct Block: Sendable {
         var bytes: [UInt8] = []
         /// Each line's start and end in `bytes`; a start of -1 marks a line over the limit.
@@ -42,10 +67,19 @@ struct BatchQuery: Sendable {
 
         var count: Int { starts.count }
 
-        mutating func removeAll() {
-            bytes.removeAll(keepingCapacity: true)
-            starts.removeAll(keepingCapacity: true)
-            ends.removeAll(keepingCapacity: true)
+        /// The lines of `raw.bytes[range]` (whole lines), those longer than `maximumBytes` and
+        /// those the reader skipped as such marked.
+        init(lines raw: RawBlock, in range: Range<Int>, maximumBytes: Int) {
+            bytes = raw.bytes
+            var starts: [Int] = [], ends: [Int] = []
+            raw.bytes.withUnsafeBufferPointer { bytes in
+                raw.forEachLine(in: bytes, range, maximumBytes: maximumBytes) { line in
+                    starts.append(line?.lowerBound ?? -1)
+                    ends.append(line?.upperBound ?? -1)
+                }
+            }
+            self.starts = starts
+            self.ends = ends
         }
     }
 
@@ -58,31 +92,46 @@ struct BatchQuery: Sendable {
     /// `write` writes for it, the lines read and parsed as for a map.
     func run(reader: LineReader, threads: Int, output: StandardOutput = .shared, write: Writer? = nil) -> Int32 {
         var reader = reader
-        var block = Block()
+        // Two blocks in turn: one is answered while the next is read, and by the time a block is
+        // read into again its answers are written, so its storage is reused, not allocated anew.
+        var blocks = [RawBlock(), RawBlock()], turn = 0
         var finished = false
         var pipeline = BlockPipeline(output: output) { before, first, line in before + first + line + 1 }
         while !finished {
+            var block = RawBlock()
+            swap(&block, &blocks[turn])
+            defer {
+                swap(&block, &blocks[turn])
+                turn = 1 - turn
+            }
             block.removeAll()
-            while block.count < Self.blockLines && block.bytes.count < Self.blockBytes {
-                guard let span = reader.nextSpan() else {
-                    finished = true
-                    break
-                }
-                switch span {
+            reading: while block.bytes.count < Self.blockBytes {
+                switch reader.moveWholeLines(to: &block.bytes, atLeast: Self.readBytes) {
+                case .moved:
+                    continue
                 case .tooLong:
-                    block.starts.append(-1)
-                    block.ends.append(-1)
-                case .bytes(let range):
-                    block.starts.append(block.bytes.count)
-                    reader.appendBytes(of: range, to: &block.bytes)
-                    block.ends.append(block.bytes.count)
+                    // The reader skips it; an empty line stands in its place.
+                    switch reader.nextSpan() {
+                    case .tooLong:
+                        block.tooLong.append(block.bytes.count)
+                    case .bytes(let range):
+                        reader.appendBytes(of: range, to: &block.bytes)
+                    case nil:
+                        finished = true
+                        break reading
+                    }
+                    block.bytes.append(0x0A)
+                case .end:
+                    finished = true
+                    break reading
                 }
             }
-            guard block.count > 0 else { break }
-            let parts = threads > 1 && block.count >= 1024 ? threads : 1
+            guard !block.bytes.isEmpty else { break }
+            let parts = threads > 1 && block.bytes.count >= Self.readBytes ? threads : 1
             let chunk = block, query = self
-            pipeline.answer(count: block.count, parts: parts, now: { query.answer(chunk, lines: $0, write: write) },
-                            parallel: { query.answer(chunk, lines: $0, write: write) })
+            let cuts = chunk.bytes.withUnsafeBufferPointer { LineReader.cuts(of: $0, 0..<chunk.bytes.count, parts: parts) }
+            pipeline.answer(parts: parts, now: { query.answer(chunk, cuts[0]..<cuts[parts], write: write) },
+                            parallel: { part in query.answer(chunk, cuts[part]..<cuts[part + 1], write: write) })
         }
         pipeline.finish()
         if pipeline.bad > 0 {
@@ -92,12 +141,23 @@ struct BatchQuery: Sendable {
         return ExitCode.success
     }
 
+    /// The answers to the whole lines of `raw.bytes[range]`, as ``answer(_:lines:write:)`` gives
+    /// them, with their number.
+    func answer(_ raw: RawBlock, _ range: Range<Int>, write custom: Writer?) -> Answers {
+        let plain = !style.json && !style.all && style.nearest == nil && !layered
+        if plain, custom == nil, let map { return plainAnswers(raw, range, map: map) }
+        let block = Block(lines: raw, in: range, maximumBytes: maximumBytes)
+        var answers = answer(block, lines: 0..<block.count, write: custom)
+        answers.items = block.count
+        return answers
+    }
+
     /// The answers to `lines` of `block`, problems numbered from the range's first line (0); with
     /// `custom`, each point's answer is what it writes.
     func answer(_ block: Block, lines: Range<Int>, write custom: Writer? = nil) -> Answers {
+        let plain = !style.json && !style.all && style.nearest == nil && !layered
         var answers = Answers()
         answers.output.reserveCapacity(lines.count * (style.json || layered ? 64 : 4))
-        let plain = !style.json && !style.all && style.nearest == nil && !layered
         // --json or --all on one layer: each feature's text (its JSON, or its id) made once a chunk.
         let perFeature = !plain && style.nearest == nil && !layered
         var made: [Int: [UInt8]] = [:]
@@ -114,6 +174,7 @@ struct BatchQuery: Sendable {
         var madeJSON: [Feature: String] = [:]
         // The placemark each line of a map of several layers (or `custom`) fills again.
         var placemark = Placemark(latitude: 0, longitude: 0)
+        let text = map.map { QueryAnswer(map: $0, style: style) }
         func json(_ feature: Feature) -> String {
             if let text = madeJSON[feature] { return text }
             let text = JSONText.feature(feature)
@@ -122,38 +183,17 @@ struct BatchQuery: Sendable {
         }
         block.bytes.withUnsafeBufferPointer { bytes in
             for index in lines {
-                let start = block.starts[index], end = block.ends[index]
-                var parsed: Result<CoordinateParser.Coordinate, CommandFailure>
-                if start < 0 {
-                    parsed = .failure(LineReader.tooLongFailure(maximumBytes))
-                } else {
-                    let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                    if let coordinate = FastCoordinate.parse(line) {
-                        parsed = .success(coordinate)
-                    } else {
-                        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
-                            answers.output.append(0x0A)
-                            continue
-                        }
-                        parsed = CoordinateParser.line(Substring(String(decoding: line, as: UTF8.self)))
-                    }
+                let start = block.starts[index]
+                guard let parsed = parse(start < 0 ? nil : start..<block.ends[index], in: bytes) else {
+                    answers.output.append(0x0A)
+                    continue
                 }
                 switch parsed {
                 case .success(let coordinate):
                     if let custom {
                         custom(coordinate, &answers.output, &placemark)
-                    } else if let map {
-                        let text = QueryAnswer(map: map, style: style)
-                        if plain {
-                            if let feature = map.lookup(latitude: coordinate.latitude, longitude: coordinate.longitude) {
-                                let id = feature.idBytes
-                                if id.allSatisfy({ $0 < 0x80 }) {
-                                    answers.output.append(contentsOf: id)
-                                } else {
-                                    answers.output.append(contentsOf: feature.id.utf8)
-                                }
-                            }
-                        } else if perFeature {
+                    } else if let map, let text {
+                        if perFeature {
                             if style.all {
                                 let found = map.lookupAll(latitude: coordinate.latitude, longitude: coordinate.longitude)
                                 if found.isEmpty {
@@ -186,6 +226,59 @@ struct BatchQuery: Sendable {
             }
         }
         return answers
+    }
+
+    /// The point of the line at `line` of `bytes` (nil: a line over the limit); nil for a blank
+    /// line (spaces, tabs, a carriage return: answered by an empty line), or why it is not a point.
+    func parse(_ line: Range<Int>?, in bytes: UnsafeBufferPointer<UInt8>) -> Result<CoordinateParser.Coordinate, CommandFailure>? {
+        guard let line else { return .failure(LineReader.tooLongFailure(maximumBytes)) }
+        let text = UnsafeBufferPointer(rebasing: bytes[line])
+        if let coordinate = FastCoordinate.parse(text) { return .success(coordinate) }
+        if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+        return CoordinateParser.line(Substring(String(decoding: text, as: UTF8.self)))
+    }
+
+    /// The plain answers (the first feature's id, or an empty line) to the whole lines of
+    /// `raw.bytes[range]`, as ``answer(_:lines:write:)`` writes them, in a loop of their own: each
+    /// line answered as it is found (no list of lines is made), no closure captures the output (so
+    /// it is not checked for exclusive access every line), and no `Feature` is made (so the threads
+    /// of a batch do not take turns at the map's reference count).
+    func plainAnswers(_ raw: RawBlock, _ range: Range<Int>, map: GMap) -> Answers {
+        raw.bytes.withUnsafeBufferPointer { bytes in
+            var answers = Answers()
+            answers.output.reserveCapacity(range.count / 4)
+            let quantizer = map.quantizer
+            var line = 0
+            raw.forEachLine(in: bytes, range, maximumBytes: maximumBytes) { span in
+                defer { line += 1 }
+                switch parse(span, in: bytes) {
+                case .success(let coordinate):
+                    var found = -1
+                    if let point = quantizer.queryPoint(latitude: coordinate.latitude, longitude: coordinate.longitude) {
+                        map.visitFeatures(containing: point) { feature in
+                            found = feature
+                            return false
+                        }
+                    }
+                    if found >= 0 {
+                        let id = map.idBytes(ofFeature: found)
+                        if id.allSatisfy({ $0 < 0x80 }) {
+                            answers.output.append(contentsOf: id)
+                        } else {
+                            answers.output.append(contentsOf: String(decoding: id, as: UTF8.self).utf8)
+                        }
+                    }
+                    answers.output.append(0x0A)
+                case .failure(let failure):
+                    answers.output.append(0x0A)
+                    answers.problems.append((answers.output.count, line, failure.message))
+                case nil:
+                    answers.output.append(0x0A)
+                }
+            }
+            answers.items = line
+            return answers
+        }
     }
 
     /// The number of threads by default: the number of cores.

@@ -5,6 +5,8 @@ import Foundation
 struct BlockOutput: Sendable {
     var output: [UInt8] = []
     var problems: [(outputEnd: Int, line: Int, message: String)] = []
+    /// How many items (lines or rows) these are: the next part's items are numbered after them.
+    var items = 0
 }
 
 /// The answers of batch input, block after block, written in input order: a block is answered on
@@ -28,25 +30,22 @@ struct BlockPipeline {
 
     /// A block's answers, filled in part by part.
     private final class Flight: @unchecked Sendable {
-        let count: Int
         let group: DispatchGroup?
         private var parts: [BlockOutput]
         private let lock = NSLock()
 
-        init(count: Int, now output: BlockOutput) {
-            self.count = count
+        init(now output: BlockOutput) {
             parts = [output]
             group = nil
         }
 
-        init(count: Int, parts: Int, answer: @escaping @Sendable (Range<Int>) -> BlockOutput) {
-            self.count = count
+        init(parts: Int, answer: @escaping @Sendable (_ part: Int) -> BlockOutput) {
             self.parts = Array(repeating: BlockOutput(), count: parts)
             let group = DispatchGroup()
             self.group = group
             DispatchQueue.global().async(group: group) { [self] in
                 DispatchQueue.concurrentPerform(iterations: parts) { part in
-                    let output = answer(count * part / parts..<count * (part + 1) / parts)
+                    let output = answer(part)
                     lock.lock()
                     self.parts[part] = output
                     lock.unlock()
@@ -54,12 +53,17 @@ struct BlockPipeline {
             }
         }
 
-        /// Each part's first item and output, in order, once all are answered.
+        /// Each part's first item (the items of the parts before it) and output, in order, once
+        /// all are answered.
         var outputs: [(first: Int, output: BlockOutput)] {
             group?.wait()
             lock.lock()
             defer { lock.unlock() }
-            return parts.enumerated().map { (count * $0.offset / parts.count, $0.element) }
+            var first = 0
+            return parts.map { part in
+                defer { first += part.items }
+                return (first, part)
+            }
         }
     }
 
@@ -68,11 +72,27 @@ struct BlockPipeline {
     /// written at once (after the block before).
     mutating func answer(count: Int, parts: Int, now: (Range<Int>) -> BlockOutput,
                          parallel: @escaping @Sendable (Range<Int>) -> BlockOutput) {
+        answer(parts: parts, now: {
+            var output = now(0..<count)
+            output.items = count
+            return output
+        }, parallel: { part in
+            let range = count * part / parts..<count * (part + 1) / parts
+            var output = parallel(range)
+            output.items = range.count
+            return output
+        })
+    }
+
+    /// Answers a block in `parts` parts that count their own items (``BlockOutput/items``): with
+    /// `parts` > 1 by `parallel` for each part at once (written when the next block comes, or at
+    /// ``finish()``), else by `now` on this thread, written at once (after the block before).
+    mutating func answer(parts: Int, now: () -> BlockOutput, parallel: @escaping @Sendable (_ part: Int) -> BlockOutput) {
         if parts <= 1 {
             flush()
-            write(Flight(count: count, now: now(0..<count)))
+            write(Flight(now: now()))
         } else {
-            let flight = Flight(count: count, parts: parts, answer: parallel)
+            let flight = Flight(parts: parts, answer: parallel)
             flush()
             inFlight = flight
         }
@@ -90,7 +110,9 @@ struct BlockPipeline {
     }
 
     private mutating func write(_ flight: Flight) {
+        var items = 0
         for (first, part) in flight.outputs {
+            items += part.items
             var offset = 0
             for problem in part.problems {
                 bad += 1
@@ -101,6 +123,6 @@ struct BlockPipeline {
             }
             output.write(bytes: part.output, range: offset..<part.output.count)
         }
-        written += flight.count
+        written += items
     }
 }

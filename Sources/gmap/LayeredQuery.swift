@@ -90,13 +90,18 @@ enum LayeredQuery {
             case .metres(let metres):
                 let whole = Int(metres.rounded())
                 if whole < 0 { output.append(0x2D) }
-                let start = output.count
-                var rest = whole.magnitude
-                repeat {
-                    output.append(0x30 + UInt8(rest % 10))
+                // The digits written from the last, in place (a reversed slice would be a copy).
+                var rest = whole.magnitude, digits = 1
+                while rest >= 10 {
                     rest /= 10
-                } while rest > 0
-                output[start...].reverse()
+                    digits += 1
+                }
+                output.append(contentsOf: repeatElement(0x30, count: digits))
+                rest = whole.magnitude
+                for position in stride(from: output.count - 1, through: output.count - digits, by: -1) {
+                    output[position] = 0x30 + UInt8(rest % 10)
+                    rest /= 10
+                }
                 output.append(contentsOf: " m".utf8)
             case .strings(let texts):
                 for (position, text) in texts.enumerated() {

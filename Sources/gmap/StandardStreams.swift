@@ -175,6 +175,94 @@ struct LineReader {
         }
     }
 
+    /// What ``moveWholeLines(to:atLeast:)`` did.
+    enum WholeLines {
+        /// Moved one line or more.
+        case moved
+        /// Moved nothing: the next line is longer than ``maximumBytes`` (``nextSpan()`` skips it).
+        case tooLong
+        /// Moved nothing: the input has ended.
+        case end
+    }
+
+    /// Moves whole lines from the front of the input to the end of `bytes`, each with its line end
+    /// (LF, CR LF or a lone CR): every whole line the buffer holds once it holds `wanted` bytes or
+    /// the input has ended, so that the caller can split them into lines elsewhere, on other
+    /// threads (``lines(in:from:)``), into the lines ``nextSpan()`` reads. A CR LF that two reads
+    /// split is one line end, as there.
+    mutating func moveWholeLines(to bytes: inout [UInt8], atLeast wanted: Int) -> WholeLines {
+        while true {
+            if pendingLF {
+                if start < buffer.count {
+                    if buffer[start] == 10 { start += 1 }
+                    pendingLF = false
+                } else if finished {
+                    pendingLF = false
+                } else {
+                    readMore()
+                    continue
+                }
+            }
+            if buffer.count - start < wanted, !finished {
+                readMore()
+                continue
+            }
+            if start == buffer.count { return .end }
+            // The last line end in the buffer: whole lines end there.
+            var last = buffer.count - 1
+            while last >= start, buffer[last] != 10, buffer[last] != 13 { last -= 1 }
+            var cut = last + 1
+            if finished {
+                cut = buffer.count
+            } else if last < start {
+                // No line end yet: one line, too long already, or read on.
+                if buffer.count - start > maximumBytes { return .tooLong }
+                readMore()
+                continue
+            } else if buffer[last] == 13, cut == buffer.count {
+                pendingLF = true
+            }
+            buffer.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<cut])) }
+            start = cut
+            searched = 0
+            return .moved
+        }
+    }
+
+    /// Calls `body` with each line of `bytes[range]` (whole lines, as
+    /// ``moveWholeLines(to:atLeast:)`` moves them): the range of its bytes without its line end.
+    /// A last line without a line end is a line; nothing after the last line end is none.
+    static func lines(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (Range<Int>) -> Void) {
+        var start = range.lowerBound
+        let limit = min(range.upperBound, bytes.count)
+        while start < limit {
+            var end = start
+            while end < limit, bytes[end] != 10, bytes[end] != 13 { end += 1 }
+            body(start..<end)
+            if end + 1 < limit, bytes[end] == 13, bytes[end + 1] == 10 {
+                start = end + 2
+            } else {
+                start = end + 1
+            }
+        }
+    }
+
+    /// Where `bytes[range]` is best cut into `parts` parts of whole lines: the first byte of a line
+    /// at or after each even share (a CR LF is never cut), `range.lowerBound` first and
+    /// `range.upperBound` last; parts may be empty.
+    static func cuts(of bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, parts: Int) -> [Int] {
+        var cuts = [range.lowerBound]
+        for part in 1..<max(1, parts) {
+            var cut = max(cuts[cuts.count - 1], range.lowerBound + range.count * part / parts)
+            // After the line end at or after the share (its LF too, for a CR LF).
+            while cut < range.upperBound, cut > range.lowerBound, bytes[cut - 1] != 10, bytes[cut - 1] != 13 { cut += 1 }
+            if cut < range.upperBound, cut > range.lowerBound, bytes[cut - 1] == 13, bytes[cut] == 10 { cut += 1 }
+            cuts.append(cut)
+        }
+        cuts.append(range.upperBound)
+        return cuts
+    }
+
     /// The bad-line message for a line over `maximumBytes`: "longer than 1 MiB, the limit of
     /// --max-line (raise it with --max-line SIZE)".
     static func tooLongFailure(_ maximumBytes: Int) -> CommandFailure {

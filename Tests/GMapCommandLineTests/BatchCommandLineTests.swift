@@ -109,6 +109,73 @@ final class BatchCommandLineTests: CommandLineTestCase {
         }
     }
 
+    /// Whole lines go from the reader to the threads that split them: every line end (LF, CR LF, a
+    /// lone CR) is one line end wherever it lies, a CR LF split by a read or by a block included,
+    /// lines over --max-line (one across a block's end) are bad lines, and a last line without a
+    /// line end is a line. Over three blocks of input, the output is what the lines answered one
+    /// by one give, with any number of threads.
+    func testLineEndsAnywhereInTheBlocks() throws {
+        let read = 1 << 16, size = TestSupport.underSanitizer ? 1 << 20 : 9 << 20
+        var random = SplitMix64(seed: 2611)
+        var bytes: [UInt8] = []
+        var lines: [(text: String, end: String)] = []
+        func add(_ text: String, _ end: String) {
+            // A lone CR, then an empty line ended by LF, would be one CR LF: one space instead.
+            let text = text.isEmpty && end.hasPrefix("\n") && lines.last?.end == "\r" ? " " : text
+            lines.append((text, end))
+            bytes += Array((text + end).utf8)
+        }
+        while bytes.count < size {
+            // At every read's end, a CR LF whose CR is the read's last byte: a blank filler line
+            // first, then a point whose CR LF straddles the boundary.
+            let boundary = (bytes.count / read + 1) * read
+            let point = String(format: "%.4f %.4f", Double(random.below(1_800_001)) / 1e4 - 90, Double(random.below(3_600_001)) / 1e4 - 180)
+            let filler = boundary - 1 - point.utf8.count - 1 - bytes.count
+            if filler >= 0, random.below(3) > 0 {
+                add(String(repeating: " ", count: filler), "\n")
+                add(point, "\r\n")
+                continue
+            }
+            switch random.below(40) {
+            case 0: add(String(repeating: "7", count: 2_500 + random.below(3_000)), ["\n", "\r\n", "\r"][random.below(3)])
+            case 1: add("", ["\n", "\r\n", "\r"][random.below(3)])
+            default: add(point, ["\n", "\r\n", "\r"][random.below(3)])
+            }
+        }
+        add("36.14 -5.35", "")
+        let input = path("line-ends.txt")
+        try Data(bytes).write(to: URL(fileURLWithPath: input))
+        // Expected: each line by itself.
+        let map = try GMap(contentsOf: TestSupport.shippedMap)
+        var expected = "", bad = 0
+        for (index, line) in lines.enumerated() {
+            if line.text.utf8.count > 2_048 {
+                bad += 1
+                expected += "\ngmap: line \(index + 1): longer than 2 KiB, the limit of --max-line (raise it with --max-line SIZE)\n"
+            } else if line.text.allSatisfy({ $0 == " " }) {
+                expected += "\n"
+            } else {
+                let parts = line.text.split(separator: " ")
+                let latitude = try XCTUnwrap(Double(String(parts[0]))), longitude = try XCTUnwrap(Double(String(parts[1])))
+                expected += (map.lookup(latitude: latitude, longitude: longitude)?.id ?? "") + "\n"
+            }
+        }
+        expected += "gmap: \(bad) of \(lines.count) lines could not be read\n"
+        XCTAssertGreaterThan(bad, 0)
+        for threads in ["1", "2", "3"] {
+            let result = try runMerged(["query", "-", "--max-line", "2K", "--threads", threads], input: input)
+            XCTAssertEqual(result.status, 2, "--threads \(threads)")
+            XCTAssertTrue(result.text == expected, "--threads \(threads): not the lines answered one by one")
+            if result.text != expected {
+                let got = result.text.split(separator: "\n", omittingEmptySubsequences: false)
+                let want = expected.split(separator: "\n", omittingEmptySubsequences: false)
+                if let first = (0..<min(got.count, want.count)).first(where: { got[$0] != want[$0] }) {
+                    XCTFail("--threads \(threads): first difference at output line \(first + 1): \(got[first]) != \(want[first])")
+                }
+            }
+        }
+    }
+
     /// --json, --all and a map of several layers: the same output with any number of threads.
     func testJSONAllAndLayersAreTheSameWithAnyThreads() throws {
         let lines = self.lines(count: TestSupport.underSanitizer ? 2_000 : 20_000)  // still more than a block part (1,024 lines) under sanitizers

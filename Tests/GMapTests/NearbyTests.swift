@@ -89,6 +89,17 @@ final class NearbyTests: XCTestCase {
             XCTAssertEqual(Trigonometry.asin(x / 7), Foundation.asin(x / 7), accuracy: 1e-14)
             x += 0.0137
         }
+        // The arcsine's series for small arguments (|x| ≤ 1/8, a search box's half-width) and the
+        // arctangent beyond it, both within two units in the last place, on either side of 1/8.
+        var small = -0.13
+        while small <= 0.13 {
+            let expected = Foundation.asin(small)
+            XCTAssertEqual(Trigonometry.asin(small), expected, accuracy: expected.magnitude.ulp * 2, "asin(\(small))")
+            small += 0.000_37
+        }
+        for tiny in [1e-300, 1e-12, 3e-5, 0.125, 0.125.nextUp, -0.125] {
+            XCTAssertEqual(Trigonometry.asin(tiny), Foundation.asin(tiny), accuracy: tiny.magnitude.ulp * 2, "asin(\(tiny))")
+        }
     }
 
     // MARK: - Fixtures

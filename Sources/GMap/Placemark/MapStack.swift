@@ -66,9 +66,10 @@ public struct MapStack: Sendable {
     /// Makes `placemark` the placemark of the point, as ``placemark(latitude:longitude:)`` gives it,
     /// reusing its storage: a program asking for many points keeps one placemark (one a thread)
     /// and passes it each time. On a stack of one map, once it has answered for this stack, it is
-    /// filled again without allocating, but for a town's name longer than 15 bytes (a Swift string
-    /// of up to 15 bytes needs no storage of its own) and the towns the locality rule reads; a
-    /// stack of several maps makes a new placemark.
+    /// filled again without allocating: its answers, the towns the locality rule reads and the
+    /// town's name are written into the storage they had before, which grows now and then to the
+    /// largest yet (as long as nothing else holds a copy of them); a stack of several maps makes a
+    /// new placemark.
     public func placemark(latitude: Double, longitude: Double, into placemark: inout Placemark) {
         guard roles.count == 1, let map = roles.first else {
             placemark = self.placemark(latitude: latitude, longitude: longitude)

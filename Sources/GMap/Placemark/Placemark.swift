@@ -89,6 +89,10 @@ public struct Placemark: Sendable {
     /// devices without a source of randomness; ``features(in:)`` looks a layer up by name.)
     public var answers: [LayerAnswer]
 
+    /// The storage of the towns the locality rule reads, kept between the points a placemark is
+    /// filled for (``MapStack/placemark(latitude:longitude:into:)``) so that reading them allocates nothing.
+    var townCandidates: [CompactTown] = []
+
     /// The features of the layer named `layer` that contain the point, smallest first; empty when none or no such layer.
     public func features(in layer: String) -> [Feature] {
         answers.first { $0.layer == layer }?.features ?? []
@@ -123,13 +127,23 @@ public struct Placemark: Sendable {
     /// within their own ``townReach(population:)``; of these the most populous (property
     /// `population`, a whole number; a town without one counts as 0) is the locality, then the
     /// nearer, then the lower feature index. The town becomes the town layer's answer.
-    mutating func fillLocality(from roles: PlacemarkLayers) {
+    ///
+    /// `previous` is a string whose storage the town's name may be written into (the locality of
+    /// the placemark filled before), so that a name longer than 15 bytes needs no new storage.
+    mutating func fillLocality(from roles: PlacemarkLayers, reusing previous: String? = nil) {
         guard let index = roles.town, let values = roles.townValues else { return }
         let towns = roles.layers[index]
         let code = isoCountryCode
         if towns.storage.layout.compactPoints != nil {
-            guard let (feature, distance) = Self.compactLocality(towns, values, code: code, latitude: latitude, longitude: longitude) else { return }
-            locality = feature.property("name") ?? feature.id
+            let latitude = latitude, longitude = longitude
+            var candidates: [CompactTown] = []
+            swap(&candidates, &townCandidates)
+            defer { swap(&candidates, &townCandidates) }
+            guard let (feature, distance) = Self.compactLocality(towns, values, code: code, latitude: latitude, longitude: longitude,
+                                                                candidates: &candidates) else { return }
+            var name = previous ?? ""
+            name.replaceWithUTF8(feature.propertyValueBytes(forKey: "name") ?? feature.idBytes)
+            locality = name
             localityDistance = distance
             answer(index, with: feature)
             return
@@ -161,8 +175,8 @@ public struct Placemark: Sendable {
         answer(index, with: chosen.feature)
     }
 
-    /// A town read in place from a layer of compact points by ``compactLocality(_:_:code:latitude:longitude:)``.
-    struct CompactTown {
+    /// A town read in place from a layer of compact points by ``compactLocality(_:_:code:latitude:longitude:candidates:)``.
+    struct CompactTown: Sendable {
         var feature: Int
         var planar: Double
         var x: Int64, y: Int64
@@ -176,16 +190,17 @@ public struct Placemark: Sendable {
     /// ``localityRadius`` are read; when the nearest is so far that the nearly-as-near range passes
     /// what was read, the towns within that range. The same rule and the same answers as the
     /// general search.
-    static func compactLocality(_ towns: GMap, _ values: TownValues, code: String?, latitude: Double, longitude: Double) -> (Feature, Double)? {
+    /// `candidates` is the storage the towns read are kept in (emptied first, its capacity kept).
+    static func compactLocality(_ towns: GMap, _ values: TownValues, code: String?, latitude: Double, longitude: Double,
+                                candidates: inout [CompactTown]) -> (Feature, Double)? {
         let reach = townReach(population: .max)
         let plane = LocalPlane(latitude: latitude, longitude: longitude)
-        var candidates: [CompactTown] = []
         // The planar slack of the radius last read.
         var slack = 1.0
         func collect(within radius: Double) {
             slack = GMap.planarSlack(latitude: latitude, radius: radius)
             candidates.removeAll(keepingCapacity: true)
-            towns.forEachCompactPoint(around: plane, within: radius) { feature, planar, x, y, record in
+            towns.forEachCompactPoint(around: plane, within: radius, slack: slack) { feature, planar, x, y, record in
                 candidates.append(CompactTown(feature: feature, planar: planar, x: x, y: y, population: values.population(of: record), record: record))
             }
         }
@@ -496,75 +511,86 @@ public struct Placemark: Sendable {
     static let codeProperties = ["iso_a2", "ISO_A2", "iso_3166_1", "iso_a2_eh"]
     static let nameProperties = ["name", "NAME", "name_en", "admin", "ADMIN"]
 
-    /// The placemark for the answers (one per layer of `roles`, in order), its polygon layers'
-    /// fields filled by the mapping above.
-    init(latitude: Double, longitude: Double, answers: [LayerAnswer], roles: PlacemarkLayers) {
-        self.latitude = latitude
-        self.longitude = longitude
-        self.answers = answers
-        func layer(_ index: Int?) -> LayerAnswer? { index.flatMap { $0 < answers.count ? answers[$0] : nil } }
+    /// Fills this empty placemark's polygon layers' fields from its ``answers`` (one per layer of
+    /// `roles`, in order) by the mapping above. In place: a placemark made by an initializer and
+    /// returned would be copied and destroyed once more, each of its strings retained and released.
+    mutating func fillPolygonFields(from roles: PlacemarkLayers) {
+        // The features of the layer at `index`, read in place (no copy of its answer).
+        func features(_ index: Int?) -> [Feature] {
+            guard let index, index < answers.count else { return [] }
+            return answers[index].features
+        }
         // Each text from the texts the roles keep (a MapStack's), else read from the feature.
         func kept(_ feature: Feature, _ layer: Int?) -> FeatureTexts? { layer.flatMap { roles.keptTexts(of: feature, inLayer: $0) } }
-        func id(_ feature: Feature, _ layer: Int?) -> String { kept(feature, layer)?.id ?? feature.id }
-        func name(_ feature: Feature, _ layer: Int?) -> String? { kept(feature, layer).map({ $0.name }) ?? Self.name(of: feature) }
+        func id(_ feature: Feature, _ texts: FeatureTexts?) -> String { texts?.id ?? feature.id }
+        func name(_ feature: Feature, _ texts: FeatureTexts?) -> String? { texts.map({ $0.name }) ?? Self.name(of: feature) }
         func isSubdivision(_ feature: Feature, _ layer: Int?) -> Bool { kept(feature, layer)?.isSubdivision ?? Self.isSubdivisionCode(feature.id) }
         func isInland(_ feature: Feature, _ layer: Int?) -> Bool { kept(feature, layer)?.isInland ?? (feature.property("water") == "inland") }
-        let countryLayer = layer(roles.country)
-        var state = layer(roles.state)?.features.first.map { (feature: $0, layer: roles.state) }
+        let countries = features(roles.country)
+        var state = features(roles.state).first.map { (feature: $0, layer: roles.state) }
         if state == nil, roles.state == nil {
-            state = countryLayer?.features.first { isSubdivision($0, roles.country) }.map { ($0, roles.country) }
+            state = countries.first { isSubdivision($0, roles.country) }.map { ($0, roles.country) }
         }
         if let state {
-            let code = id(state.feature, state.layer)
+            let texts = kept(state.feature, state.layer)
+            let code = id(state.feature, texts)
             administrativeAreaCode = code
-            administrativeArea = name(state.feature, state.layer) ?? code
+            administrativeArea = name(state.feature, texts) ?? code
         }
-        var countryFeature: Feature?
-        for feature in countryLayer?.features ?? [] {
-            if let code = kept(feature, roles.country).map({ $0.code }) ?? Self.countryCode(of: feature) {
+        var country: (feature: Feature, texts: FeatureTexts?)?
+        for feature in countries {
+            let texts = kept(feature, roles.country)
+            if let code = texts.map({ $0.code }) ?? Self.countryCode(of: feature) {
                 isoCountryCode = code
-                countryFeature = feature
+                country = (feature, texts)
                 break
             }
         }
         if isoCountryCode == nil, let code = administrativeAreaCode, Self.isSubdivisionCode(code) {
             isoCountryCode = String(code.prefix(2))
         }
-        if let feature = countryFeature ?? countryLayer?.features.first(where: { !isSubdivision($0, roles.country) }) {
-            country = name(feature, roles.country)
+        if country == nil, let feature = countries.first(where: { !isSubdivision($0, roles.country) }) {
+            country = (feature, kept(feature, roles.country))
         }
-        if let zone = layer(roles.timeZone)?.features.first {
+        if let country {
+            self.country = name(country.feature, country.texts)
+        }
+        if let zone = features(roles.timeZone).first {
             timeZone = kept(zone, roles.timeZone).map({ $0.timeZone }) ?? zone.property("tzid") ?? zone.id
         }
-        let water = layer(roles.marine)?.features ?? []
+        let water = features(roles.marine)
         if let inland = water.first(where: { isInland($0, roles.marine) }) {
-            inlandWater = name(inland, roles.marine) ?? id(inland, roles.marine)
+            let texts = kept(inland, roles.marine)
+            inlandWater = name(inland, texts) ?? id(inland, texts)
         }
         // At sea: no country answers, and no state's code names one (as a ``MapStack`` has it).
-        if countryLayer?.features.isEmpty ?? true, isoCountryCode == nil, let sea = water.first(where: { !isInland($0, roles.marine) }) {
-            ocean = name(sea, roles.marine) ?? id(sea, roles.marine)
+        if countries.isEmpty, isoCountryCode == nil, let sea = water.first(where: { !isInland($0, roles.marine) }) {
+            let texts = kept(sea, roles.marine)
+            ocean = name(sea, texts) ?? id(sea, texts)
         }
     }
 
     /// The texts of a feature of a polygon layer that a placemark reads, read once by a
     /// ``MapStack`` for the layers it fills fields from (``PlacemarkLayers/keptTexts(of:inLayer:)``),
-    /// so that a placemark neither searches properties nor makes these strings again.
-    struct FeatureTexts: Sendable {
+    /// so that a placemark neither searches properties nor makes these strings again. A class, so
+    /// that looking one up retains one object rather than each of its strings.
+    final class FeatureTexts: Sendable {
         /// The id.
-        var id: String
+        let id: String
         /// ``Placemark/name(of:)``.
-        var name: String?
+        let name: String?
         /// ``Placemark/countryCode(of:)``.
-        var code: String?
+        let code: String?
         /// Property `tzid`, else the id.
-        var timeZone: String
+        let timeZone: String
         /// Whether property `water` is `inland`.
-        var isInland: Bool
+        let isInland: Bool
         /// Whether the id is an ISO 3166-2 code (``Placemark/isSubdivisionCode(_:)``).
-        var isSubdivision: Bool
+        let isSubdivision: Bool
 
         init(_ feature: Feature) {
-            id = feature.id
+            let id = feature.id
+            self.id = id
             name = Placemark.name(of: feature)
             code = Placemark.countryCode(of: feature)
             timeZone = feature.property("tzid") ?? id
@@ -642,7 +668,9 @@ extension GMap {
 
 /// Which layer of a map's file fills which placemark fields, found once by name (a ``MapStack``
 /// keeps one per map, so that a placemark neither opens the layers nor compares their names).
-struct PlacemarkLayers: Sendable {
+/// A class, so that passing the roles to each step of a placemark retains one object rather than
+/// copying their dozen fields.
+final class PlacemarkLayers: Sendable {
     /// Every layer of the file, in file order, and their names.
     let layers: [GMap], names: [String]
     /// The positions in ``layers`` of the polygon layers read by name (``Placemark``'s table).
@@ -743,9 +771,18 @@ struct PlacemarkLayers: Sendable {
                 return true
             }
         }
-        placemark = Placemark(latitude: latitude, longitude: longitude, answers: answers, roles: self)
+        // The storage the locality rule reuses, taken before the placemark is made again.
+        var towns: [Placemark.CompactTown] = [], locality: String?
+        swap(&towns, &placemark.townCandidates)
+        swap(&locality, &placemark.locality)
+        // An empty placemark (nothing to copy), given back its arrays, so that they are its own
+        // and the locality rule changes them in place.
+        placemark = Placemark(latitude: latitude, longitude: longitude)
+        swap(&answers, &placemark.answers)
+        swap(&towns, &placemark.townCandidates)
+        placemark.fillPolygonFields(from: self)
         placemark.fillStreetFields(from: self)
-        if needsLocality, placemark.locality == nil { placemark.fillLocality(from: self) }
+        if needsLocality, placemark.locality == nil { placemark.fillLocality(from: self, reusing: locality) }
     }
 }
 

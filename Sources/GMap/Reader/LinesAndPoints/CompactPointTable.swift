@@ -73,7 +73,7 @@ struct CompactPointTable: Sendable, Equatable {
 /// One record of a point table, decoded: the point in units, where the id lies, and where the
 /// values start.
 @usableFromInline
-struct CompactPointRecord {
+struct CompactPointRecord: Sendable {
     /// The point, in units.
     var x: Int64
     var y: Int64
@@ -368,13 +368,16 @@ extension GMap {
 
     /// Calls `body` with every point of this layer of compact points whose planar distance in
     /// `plane` is within `radius` (with the planar slack): its feature, planar distance, point in
-    /// units and record, read leaf by leaf without seeking each record.
-    func forEachCompactPoint(around plane: LocalPlane, within radius: Double,
+    /// units and record, read leaf by leaf without seeking each record. `slack` is
+    /// ``GMap/planarSlack(latitude:radius:)`` of the plane's latitude and `radius`, when the caller
+    /// has it already.
+    func forEachCompactPoint(around plane: LocalPlane, within radius: Double, slack: Double? = nil,
                              _ body: (_ feature: Int, _ planar: Double, _ x: Int64, _ y: Int64, _ record: CompactPointRecord) -> Void) {
         guard let table = storage.layout.compactPoints, Quantizer.isValid(latitude: plane.latitude, longitude: plane.longitude),
               radius.isFinite, radius >= 0 else { return }
         let q = quantizer, box = SearchBox(latitude: plane.latitude, longitude: plane.longitude, radius: radius, quantizer: q)
-        let reach = radius * Self.planarSlack(latitude: plane.latitude, radius: radius) + 1, reach2 = reach * reach
+        let slack = slack ?? Self.planarSlack(latitude: plane.latitude, radius: radius)
+        let reach = radius * slack + 1, reach2 = reach * reach
         let unitsPerDegree = Double(q.unitsPerDegree), layout = storage.layout, file = span
         // The cursor after the last leaf read: a leaf whose range starts where it stopped (the
         // next leaf of a walk, often) is read on from it, not sought from its block's start.

@@ -20,6 +20,21 @@ public struct PropertyBytes {
 }
 
 extension GMap {
+    /// The id's UTF-8 bytes of feature `index` (``Feature/idBytes``), in place in the map; empty
+    /// when `index` is not a feature's or the record is corrupt. Allocates nothing, and makes no
+    /// `Feature` (a batch answering on several threads keeps off the map's reference count).
+    package func idBytes(ofFeature index: Int) -> UnsafeRawBufferPointer {
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        if storage.layout.compactPoints != nil { return compactIdBytes(index) }
+        guard index >= 0, index < storage.layout.features.count else { return empty }
+        let file = span, field = FormatLayout.FeatureRecord.self
+        let record = storage.layout.features.offset + index * storage.layout.features.recordLength
+        guard let offset = file.getUInt32(at: record + field.idOffset),
+              let length = file.getUInt32(at: record + field.idLength),
+              let bytes = stringBytes(offset: offset, length: length) else { return empty }
+        return bytes
+    }
+
     /// Bytes of the string pool, or nil when the range lies outside it.
     @usableFromInline func stringBytes(offset: UInt32, length: UInt32) -> UnsafeRawBufferPointer? {
         guard UInt64(offset) + UInt64(length) <= UInt64(storage.layout.stringsLength) else { return nil }
@@ -31,14 +46,7 @@ extension GMap {
 /// C interface, and for callers that must not allocate. Nothing here needs Unicode tables.
 extension Feature {
     /// The id's UTF-8 bytes, in place in the map (empty when the record is corrupt). Allocates nothing.
-    public var idBytes: UnsafeRawBufferPointer {
-        let file = map.span, field = FormatLayout.FeatureRecord.self
-        if map.storage.layout.compactPoints != nil { return map.compactIdBytes(index) }
-        guard let offset = file.getUInt32(at: record + field.idOffset),
-              let length = file.getUInt32(at: record + field.idLength),
-              let bytes = map.stringBytes(offset: offset, length: length) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        return bytes
-    }
+    public var idBytes: UnsafeRawBufferPointer { map.idBytes(ofFeature: index) }
 
     /// The index in `PROP` of the feature's first property and the number of its properties; (0, 0) when corrupt.
     private var propertyRange: (first: Int, count: Int) {
