@@ -225,10 +225,13 @@ public struct Placemark: Sendable {
         }
         // The towns within the largest reach; when none of the country is that near, those within
         // the locality radius; when the nearly-as-near range passes what was read, those within it.
-        var radius = reach
+        // Without a country (at sea, mostly), where a town within the largest reach is rare, those
+        // within the locality radius at once: the answer depends only on exact distances, and the
+        // wider reading holds every town the narrower one would.
+        var radius = code == nil ? localityRadius : reach
         collect(within: radius)
-        var found = nearestInCountry(within: reach)
-        if found == nil {
+        var found = nearestInCountry(within: radius)
+        if found == nil, radius < localityRadius {
             radius = localityRadius
             collect(within: radius)
             found = nearestInCountry(within: localityRadius)
