@@ -144,8 +144,7 @@ struct BatchQuery: Sendable {
     /// The answers to the whole lines of `raw.bytes[range]`, as ``answer(_:lines:write:)`` gives
     /// them, with their number.
     func answer(_ raw: RawBlock, _ range: Range<Int>, write custom: Writer?) -> Answers {
-        let plain = !style.json && !style.all && style.nearest == nil && !layered
-        if plain, custom == nil, let map { return plainAnswers(raw, range, map: map) }
+        if answersPlainly, custom == nil, let map { return plainAnswers(raw, range, map: map) }
         let block = Block(lines: raw, in: range, maximumBytes: maximumBytes)
         var answers = answer(block, lines: 0..<block.count, write: custom)
         answers.items = block.count
@@ -155,7 +154,7 @@ struct BatchQuery: Sendable {
     /// The answers to `lines` of `block`, problems numbered from the range's first line (0); with
     /// `custom`, each point's answer is what it writes.
     func answer(_ block: Block, lines: Range<Int>, write custom: Writer? = nil) -> Answers {
-        let plain = !style.json && !style.all && style.nearest == nil && !layered
+        let plain = answersPlainly
         var answers = Answers()
         answers.output.reserveCapacity(lines.count * (style.json || layered ? 64 : 4))
         // --json or --all on one layer: each feature's text (its JSON, or its id) made once a chunk.
@@ -227,6 +226,10 @@ struct BatchQuery: Sendable {
         }
         return answers
     }
+
+    /// Whether each answer is the first feature's id alone (no `--json`, `--all` or `--nearest`,
+    /// one layer).
+    var answersPlainly: Bool { !style.json && !style.all && style.nearest == nil && !layered }
 
     /// The point of the line at `line` of `bytes` (nil: a line over the limit); nil for a blank
     /// line (spaces, tabs, a carriage return: answered by an empty line), or why it is not a point.

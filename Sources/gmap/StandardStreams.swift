@@ -141,16 +141,9 @@ struct LineReader {
     /// `String`: where its bytes lie in the buffer, or nil at the end of input.
     mutating func nextSpan() -> Span? {
         while true {
-            if pendingLF {
-                if start < buffer.count {
-                    if buffer[start] == 10 { start += 1 }
-                    pendingLF = false
-                } else if finished {
-                    pendingLF = false
-                } else {
-                    readMore()
-                    continue
-                }
+            guard settlePendingLF() else {
+                readMore()
+                continue
             }
             let end = Self.lineEnd(in: buffer, from: start + searched)
             if end < buffer.count {
@@ -188,20 +181,13 @@ struct LineReader {
     /// Moves whole lines from the front of the input to the end of `bytes`, each with its line end
     /// (LF, CR LF or a lone CR): every whole line the buffer holds once it holds `wanted` bytes or
     /// the input has ended, so that the caller can split them into lines elsewhere, on other
-    /// threads (``lines(in:from:)``), into the lines ``nextSpan()`` reads. A CR LF that two reads
+    /// threads (``lines(in:_:)``), into the lines ``nextSpan()`` reads. A CR LF that two reads
     /// split is one line end, as there.
     mutating func moveWholeLines(to bytes: inout [UInt8], atLeast wanted: Int) -> WholeLines {
         while true {
-            if pendingLF {
-                if start < buffer.count {
-                    if buffer[start] == 10 { start += 1 }
-                    pendingLF = false
-                } else if finished {
-                    pendingLF = false
-                } else {
-                    readMore()
-                    continue
-                }
+            guard settlePendingLF() else {
+                readMore()
+                continue
             }
             if buffer.count - start < wanted, !finished {
                 readMore()
@@ -261,6 +247,19 @@ struct LineReader {
         }
         cuts.append(range.upperBound)
         return cuts
+    }
+
+    /// Drops the LF of a CR LF whose CR ended the last line given, once the byte after the CR has
+    /// been read; false while that byte is still to be read (the caller reads more and asks again).
+    private mutating func settlePendingLF() -> Bool {
+        guard pendingLF else { return true }
+        if start < buffer.count {
+            if buffer[start] == 10 { start += 1 }
+        } else if !finished {
+            return false
+        }
+        pendingLF = false
+        return true
     }
 
     /// The bad-line message for a line over `maximumBytes`: "longer than 1 MiB, the limit of

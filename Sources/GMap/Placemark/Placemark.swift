@@ -135,12 +135,8 @@ public struct Placemark: Sendable {
         let towns = roles.layers[index]
         let code = isoCountryCode
         if towns.storage.layout.compactPoints != nil {
-            let latitude = latitude, longitude = longitude
-            var candidates: [CompactTown] = []
-            swap(&candidates, &townCandidates)
-            defer { swap(&candidates, &townCandidates) }
             guard let (feature, distance) = Self.compactLocality(towns, values, code: code, latitude: latitude, longitude: longitude,
-                                                                candidates: &candidates) else { return }
+                                                                candidates: &townCandidates) else { return }
             var name = previous ?? ""
             name.replaceWithUTF8(feature.propertyValueBytes(forKey: "name") ?? feature.idBytes)
             locality = name
@@ -774,15 +770,13 @@ final class PlacemarkLayers: Sendable {
                 return true
             }
         }
-        // The storage the locality rule reuses, taken before the placemark is made again.
-        var towns: [Placemark.CompactTown] = [], locality: String?
-        swap(&towns, &placemark.townCandidates)
+        // An empty placemark (nothing to copy) given the arrays and the town's name to reuse, taken
+        // out of the old one so that they are its own and the locality rule changes them in place.
+        var fresh = Placemark(latitude: latitude, longitude: longitude), locality: String?
+        swap(&fresh.answers, &answers)
+        swap(&fresh.townCandidates, &placemark.townCandidates)
         swap(&locality, &placemark.locality)
-        // An empty placemark (nothing to copy), given back its arrays, so that they are its own
-        // and the locality rule changes them in place.
-        placemark = Placemark(latitude: latitude, longitude: longitude)
-        swap(&answers, &placemark.answers)
-        swap(&towns, &placemark.townCandidates)
+        swap(&placemark, &fresh)
         placemark.fillPolygonFields(from: self)
         placemark.fillStreetFields(from: self)
         if needsLocality, placemark.locality == nil { placemark.fillLocality(from: self, reusing: locality) }

@@ -36,7 +36,7 @@ public struct Feature: Sendable, Hashable {
     /// Hashes the index.
     public func hash(into hasher: inout Hasher) { hasher.combine(index) }
 
-    @inlinable var record: Int { map.layout.features.offset + index * map.layout.features.recordLength }
+    @inlinable var record: Int { map.recordOffset(ofFeature: index) }
 
     /// The feature's id (the builder's `--id` property). Empty when the record is corrupt.
     public var id: String { String(decoding: idBytes, as: UTF8.self) }

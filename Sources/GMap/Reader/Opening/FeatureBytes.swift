@@ -20,6 +20,9 @@ public struct PropertyBytes {
 }
 
 extension GMap {
+    /// Where the `FEAT` record of feature `index` starts in the file (not checked against the table).
+    @inlinable func recordOffset(ofFeature index: Int) -> Int { layout.features.offset + index * layout.features.recordLength }
+
     /// The id's UTF-8 bytes of feature `index` (``Feature/idBytes``), in place in the map; empty
     /// when `index` is not a feature's or the record is corrupt. Allocates nothing, and makes no
     /// `Feature` (a batch answering on several threads keeps off the map's reference count).
@@ -27,8 +30,7 @@ extension GMap {
         let empty = UnsafeRawBufferPointer(start: nil, count: 0)
         if storage.layout.compactPoints != nil { return compactIdBytes(index) }
         guard index >= 0, index < storage.layout.features.count else { return empty }
-        let file = span, field = FormatLayout.FeatureRecord.self
-        let record = storage.layout.features.offset + index * storage.layout.features.recordLength
+        let file = span, field = FormatLayout.FeatureRecord.self, record = recordOffset(ofFeature: index)
         guard let offset = file.getUInt32(at: record + field.idOffset),
               let length = file.getUInt32(at: record + field.idLength),
               let bytes = stringBytes(offset: offset, length: length) else { return empty }
