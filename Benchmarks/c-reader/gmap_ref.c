@@ -3,7 +3,8 @@
  * (section numbers below are the specification's).
  *
  * Opening memory-maps the file and makes the O(1) checks of section 13.1; a lookup walks the
- * directory (11.1) and evaluates one record (11.2, 11.3) with the bounds checks of 13.2, in
+ * directory (11.1) and evaluates one record (11.2, 11.3; in a layer of banded polygons, 3.5, it
+ * skips the runs whose band shows they cannot flip, 8.5.1) with the bounds checks of 13.2, in
  * wrapping 64-bit arithmetic (section 12: a corrupt vertex gives a wrong answer, never a trap).
  * Nothing is allocated per lookup.
  */
@@ -298,7 +299,7 @@ static void record12(const gm_map *m, const gm_layer *L, uint64_t off, const gm_
             left = tlen - pos;
             if (vc < 2) return;
             if (v2) {
-                if ((vc - 1 + 7) / 8 > left) return; /* n - 1 <= 8 * left */
+                if ((vc - 1) / 8 + (((vc - 1) & 7) != 0) > left) return; /* n - 1 <= 8 * left, without overflow */
             } else {
                 if (vc - 1 > left / 2) return; /* n <= left div 2 + 1 */
             }
@@ -359,7 +360,7 @@ static void record12(const gm_map *m, const gm_layer *L, uint64_t off, const gm_
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Records of version 3 (8.5, 8.6, 11.3, checks of 13.2)
+ * Records of version 3 (8.5, 8.5.1, 8.6, 11.3, checks of 13.2)
  * ------------------------------------------------------------------------------------------- */
 
 /* The slots' feature indexes, read forward as slots are answered (8.5, 11.3). */
@@ -393,14 +394,29 @@ static int report_slots(const gm_layer *L, gm_slots *sl, uint64_t set, gm_answer
 
 static inline uint64_t low_bits(unsigned n) { return n >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1; }
 
+/* row(v) or column(v) of section 8.5.1: clamp(floor(cells·(v − lo) / span), 0, cells − 1), for
+   span = N − S or E − W ≥ 1 (a part is at least one unit wide, 11.1) and v in or near the tile. */
+static inline unsigned band_cell(int64_t v, int64_t lo, int64_t span, int64_t cells)
+{
+    int64_t d = wsub(v, lo), c;
+    if (d < 0) return 0; /* floor of a negative quotient is negative: clamped to 0 */
+    c = wmul(d, cells) / span;
+    return c >= cells ? (unsigned)(cells - 1) : (unsigned)c;
+}
+
 static void record3(const gm_layer *L, uint64_t off, const gm_point *q, int64_t W, int64_t S, int64_t E,
-                    gm_answers *a)
+                    int64_t N, gm_answers *a)
 {
     const uint8_t *t = L->tile.p;
     const uint64_t tlen = L->tile.len;
+    const int banded = L->geometry == 4; /* 8.5.1: a band byte after each run's m */
     uint64_t pos = off, n, r, ri, parity = 0, nb, i, d;
-    unsigned M, wfx = 0, wfy = 0, settled = 0;
+    unsigned M, wfx = 0, wfy = 0, settled = 0, qrow = 0, qcolumn = 0;
     gm_slots sl;
+    if (banded) { /* 8.5.1: the query's row and column in the leaf tile, once per record */
+        qrow = band_cell(q->y, S, N - S, 8);
+        qcolumn = band_cell(q->x, W, E - W, 4);
+    }
     if (pos >= tlen) return;
     if (!get_varint(t, tlen, &pos, &n) || n < 1 || n > 64) return;
     sl.pos = pos;
@@ -428,17 +444,21 @@ static void record3(const gm_layer *L, uint64_t off, const gm_point *q, int64_t 
         const uint8_t *st;
         int64_t ax, ay;
         int odd = 0;
+        unsigned band = 0;
         /* the run, checked whole before it is used (13.2) */
         if (!get_varint(t, tlen, &pos, &mc) || mc < 2) return;
         left = tlen - pos;
-        if ((mc - 1 + 7) / 8 > left) return; /* m - 1 <= 8 * left */
+        if ((mc - 1) / 8 + (((mc - 1) & 7) != 0) > left) return; /* m - 1 <= 8 * left, without overflow */
+        if (banded) { /* 8.5.1, 13.2: the band, then the stream after it */
+            if (left < 1) return;
+            band = t[pos++];
+            left--;
+        }
         head = M + wfx + wfy + 12;
         if ((head + 7) / 8 > left) return;
         st = t + pos;
         mask = M ? field(st, left, 0, M) : 1;
         if (mask == 0) return;
-        ax = wadd(W, unzigzag(field(st, left, M, wfx)));
-        ay = wadd(S, unzigzag(field(st, left, M + wfx, wfy)));
         wx = (unsigned)field(st, left, M + wfx + wfy, 6);
         wy = (unsigned)field(st, left, M + wfx + wfy + 6, 6);
         if (wx > 33 || wy > 33) return;
@@ -452,6 +472,11 @@ static void record3(const gm_layer *L, uint64_t off, const gm_point *q, int64_t 
             if (!report_slots(L, &sl, parity & low_bits(low) & ~low_bits(settled), a)) return;
             settled = low;
         }
+        /* 8.5.1: a run wholly south, north (and not crossing the east side) or west of the point
+           has no edge that flips; it is not decoded and leaves parity as it is */
+        if (banded && (qrow < (band & 7) || qrow > ((band >> 3) & 7) || qcolumn > (band >> 6))) continue;
+        ax = wadd(W, unzigzag(field(st, left, M, wfx)));
+        ay = wadd(S, unzigzag(field(st, left, M + wfx, wfy)));
         bit = head;
         if (p <= 56) {
             const uint64_t mx = low_bits(wx), my = low_bits(wy);
@@ -519,6 +544,9 @@ static int packed_entry(const gm_layer *L, uint64_t t, uint32_t *entry)
     *entry = (uint32_t)(kind << 30) | (uint32_t)payload;
     return 1;
 }
+
+/* Whether a layer answers containment: polygons (geometry 0) or banded polygons (4, 8.5.1). */
+static inline int polygons(const gm_layer *L) { return L->geometry == 0 || L->geometry == 4; }
 
 /* Evaluate the point in a layer of polygons. */
 static void lookup_layer(const gm_map *m, const gm_layer *L, const gm_point *q, gm_answers *a)
@@ -589,13 +617,12 @@ static void lookup_layer(const gm_map *m, const gm_layer *L, const gm_point *q, 
         nN = S + ((j + 1) * h + f - 1) / f;
         W = nW; E = nE; S = nS; N = nN;
     }
-    (void)N;
     if (kind == 0) return; /* step 4 */
     if (kind == 1) {
         if (value < L->feature_count) report(a, value);
         return;
     }
-    if (m->major == 3) record3(L, value, q, W, S, E, a);
+    if (m->major == 3) record3(L, value, q, W, S, E, N, a);
     else record12(m, L, value, q, W, S, E, a);
 }
 
@@ -606,7 +633,7 @@ int gm_lookup_all(const gm_map *m, int layer, double lat, double lon, uint32_t *
     const gm_layer *L;
     if (layer < 0 || layer >= m->layer_count) return 0;
     L = &m->layers[layer];
-    if (L->refused || L->geometry != 0) return 0; /* 8.7: no containment answer */
+    if (L->refused || !polygons(L)) return 0; /* 8.7: no containment answer */
     if (!query_point(lat, lon, m->units, &q)) return 0;
     a.out = out; a.cap = cap; a.count = 0; a.first_only = 0; a.last = -1;
     lookup_layer(m, L, &q, &a);
@@ -621,7 +648,7 @@ int64_t gm_lookup(const gm_map *m, int layer, double lat, double lon)
     const gm_layer *L;
     if (layer < 0 || layer >= m->layer_count) return -1;
     L = &m->layers[layer];
-    if (L->refused || L->geometry != 0) return -1;
+    if (L->refused || !polygons(L)) return -1;
     if (!query_point(lat, lon, m->units, &q)) return -1;
     a.out = &one; a.cap = 1; a.count = 0; a.first_only = 1; a.last = -1;
     lookup_layer(m, L, &q, &a);
@@ -765,7 +792,9 @@ static int open_layer(gm_map *m, gm_layer *L, const char *lname, char *err, size
         return fail(err, errlen, "malformed: %sPROP", lname);
     if (L->labels.p && !table_ok(L->labels, 8, &c, &rl)) return fail(err, errlen, "malformed: %sLABL", lname);
     if (L->names.p && !table_ok(L->names, 12, &c, &rl)) return fail(err, errlen, "malformed: %sNAME", lname);
-    if (m->major == 3 && L->geometry > 2) L->refused = 1; /* check 13 */
+    /* check 13: 0 to 2 and 4 are read; compact points (3, 5.12) are refused, as their point
+       table is not implemented here */
+    if (m->major == 3 && (L->geometry == 3 || L->geometry > 4)) L->refused = 1;
     return 0;
 }
 

@@ -3,7 +3,8 @@
  *
  * It memory-maps a map (or reads a caller's buffer), checks it as Spec/FORMAT.md section 13.1
  * says, and answers containment lookups in layers of polygons of format 1.x, 2.x and 3.x files
- * (sections 10 and 11), with the bounds checks of section 13.2. A lookup allocates nothing.
+ * (sections 10 and 11), banded polygons of 3.5 (8.5.1) included, with the bounds checks of
+ * section 13.2. A lookup allocates nothing.
  */
 #ifndef GMAP_REF_H
 #define GMAP_REF_H
@@ -21,8 +22,9 @@ typedef struct {
 typedef struct {
     const uint8_t *name; /* the layer's name in STRS (not NUL-terminated), empty without LAYR */
     uint32_t name_len;
-    int refused;         /* 1: geometry kind this reader does not know (13.1 check 13) */
-    uint8_t geometry;    /* 0 polygons, 1 lines, 2 points (3.1); always 0 before version 3 */
+    int refused;         /* 1: geometry kind this reader does not read (13.1 check 13): 3, 5 ... 255 */
+    uint8_t geometry;    /* 0 polygons, 1 lines, 2 points (3.1), 3 compact points (3.4, refused),
+                            4 banded polygons (3.5); always 0 before version 3 */
     gm_span grid, tile, feat, prop;
     gm_span labels, names; /* LABL and NAME (5.9, 5.10), checked on open but not used here */
     uint32_t feature_count, feature_record_length;

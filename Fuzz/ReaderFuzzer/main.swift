@@ -96,7 +96,7 @@ func queryPoints(for map: GMap) -> [(Double, Double)] {
 /// slot's corner bit, flipped by each edge of each run that counts for it), or nil when the walk
 /// finds anything wrong with the record (then the lookup may legitimately stop early or differ).
 /// An empty or covered tile, or a point outside the grid, answers as the lookup does. A layer whose
-/// geometry this reader refuses (format 3 `GRID` byte 26 not 0, Spec/FORMAT.md 8.7 and 13.1 check 13)
+/// geometry this reader refuses (format 3 `GRID` byte 26 neither 0 nor 4, Spec/FORMAT.md 8.7 and 13.1 check 13)
 /// must answer nothing: its records are not polygons.
 func walkedAnswer(_ map: GMap, _ point: GridPoint) -> [Int]? {
     guard isReadable(map) else { return [] }

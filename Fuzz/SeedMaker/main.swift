@@ -21,6 +21,8 @@ struct Variant {
     var format: UInt16 = 3
     var layerIndexes = true
     var top: TopDirectoryChoice = .automatic
+    /// Format 3: polygons banded (3.5, the default) or without bands (`--format 3.4`).
+    var runBands = true
     /// Rewrite the (format 2.0) result as a format 1.0 file.
     var versionOne = false
 
@@ -36,6 +38,7 @@ struct Variant {
         options.formatMajorVersion = format
         options.writesLayerIndexes = layerIndexes
         options.topDirectory = top
+        options.writesRunBands = runBands
         return options
     }
 }
@@ -50,6 +53,8 @@ let variants: [Variant] = [
     Variant(suffix: "-f3-coarse", unitsPerDegree: 1_000, tileDegrees: 5, maximumEdges: 4, split: 2, depth: 6),
     Variant(suffix: "-f3-s5", tileDegrees: 20, maximumEdges: 3, split: 5, depth: 3, top: .packed),
     Variant(suffix: "-f3-default", tileDegrees: 10, maximumEdges: 64, split: 2, depth: 12),
+    // Format 3 without run bands (3.0 to 3.4, `--format 3.4`).
+    Variant(suffix: "-f34-entries-s2", tileDegrees: 10, maximumEdges: 4, split: 2, depth: 6, top: .entries, runBands: false),
     // Format 2.1 and 2.0 (sub-directories in GRID, version 2 runs), and 1.0 (version 1 runs).
     Variant(suffix: "-f21", tileDegrees: 4, maximumEdges: 2, split: 3, depth: 4, format: 2),
     Variant(suffix: "-f20", tileDegrees: 10, maximumEdges: 4, split: 2, depth: 6, format: 2, layerIndexes: false),

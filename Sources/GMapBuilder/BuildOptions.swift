@@ -24,6 +24,10 @@ public struct BuildOptions: Sendable, Equatable {
     /// The major format version to write: 3 (the default) or 2 (with ``writesLayerIndexes``
     /// deciding between 2.1 and 2.0), for readers that predate format 3.
     public var formatMajorVersion: UInt16 = FormatLayout.majorVersion
+    /// Format 3: whether layers of polygons are written as banded polygons (3.5, Spec/FORMAT.md
+    /// 8.5.1), each run with a band byte that lets a lookup skip it; false writes them as 3.0 to
+    /// 3.4 readers read them (`gmap build --format 3.4`).
+    public var writesRunBands: Bool = true
     /// The tiling options format 2 was tuned for (48 edges, 4 × 4 splits, 6 levels): what
     /// `gmap build --format 2.1` uses unless told otherwise.
     public static let formatTwoTiling = (maximumEdgesPerTile: 48, splitFactor: 4, maximumDepth: 6)

@@ -43,6 +43,8 @@ public struct BuildReport: Sendable {
     public var overlappingParts: [(id: String, overlapping: Int, polygons: Int)] = []
     /// Whether some record repeats a feature in consecutive slots (parity groups): the file is then 3.2.
     public var repeatsSlots = false
+    /// Whether the layer is of banded polygons (each run with a band byte, Spec/FORMAT.md 8.5.1): the file is then 3.5.
+    public var runBands = false
     /// Whether the layer is of compact points (a point table, Spec/FORMAT.md 5.12): the file is then 3.4.
     public var compactPoints = false
     /// A layer of compact points: every coordinate is a multiple of this many units (the greatest
@@ -177,7 +179,8 @@ public struct MapBuilder {
             grid.maximumDepth = Int64(counts.deepestSplit)
             grid.subdirectoryCount = Int64(encoder.nodeCount)
             grid.topForm = TopDirectoryWriter.form(for: options.topDirectory, tiles: directory.count, tileBytes: encoder.blob.count)
-            let gridBytes = GridSectionWriter.bytes(grid, directory: directory, subdirectories: [], nodes: true, geometry: .polygons)
+            let gridBytes = GridSectionWriter.bytes(grid, directory: directory, subdirectories: [], nodes: true, geometry: .polygons,
+                                                    geometryByte: options.writesRunBands ? RunBand.geometry : nil)
             sections.append((tags.grid, gridBytes))
             sections.append((tags.tiles, encoder.blob))
             tileBytes = encoder.breakdown(gridBytes: gridBytes.count)
@@ -212,6 +215,7 @@ public struct MapBuilder {
         report.tileBytes = tileBytes
         report.overlappingParts = groups.overlaps.map { (polygons.ids[$0.feature], $0.overlapping, $0.polygons) }
         report.repeatsSlots = groups.hasGroups
+        report.runBands = options.formatMajorVersion >= 3 && options.writesRunBands
         let sorted = counts.edgesPerLeaf.sorted()
         if !sorted.isEmpty {
             report.edgesPerTile = (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 99 / 100)], sorted[sorted.count - 1])

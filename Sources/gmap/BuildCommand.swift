@@ -191,16 +191,20 @@ enum BuildCommand: Command {
             options.tileSize = max(1, Int64((degrees * Double(options.quantizer.unitsPerDegree)).rounded()))
         }
         switch list.value(Option.format) {
-        case nil, "3", "3.0":
+        case nil, "3", "3.5":
             options.formatMajorVersion = 3
             options.writesLayerIndexes = true
+        case "3.0", "3.1", "3.2", "3.3", "3.4":
+            options.formatMajorVersion = 3
+            options.writesLayerIndexes = true
+            options.writesRunBands = false
         case "2.1", "2.0":
             options.formatMajorVersion = 2
             options.writesLayerIndexes = list.value(Option.format) == "2.1"
             let tiling = BuildOptions.formatTwoTiling
             (options.maximumEdgesPerTile, options.splitFactor, options.maximumDepth) = (tiling.maximumEdgesPerTile, tiling.splitFactor, tiling.maximumDepth)
         case let other?:
-            throw CommandFailure(message: "--format '\(other)' must be 3 (the default), 2.1 (for gmap 1.1 readers) or 2.0 (also no layers, label points or name index)")
+            throw CommandFailure(message: "--format '\(other)' must be 3 (the default), 3.4 (for readers of 3.0 to 3.4), 2.1 (for gmap 1.1 readers) or 2.0 (also no layers, label points or name index)")
         }
         switch try list.choice(Option.top) {
         case "entries": options.topDirectory = .entries
@@ -290,7 +294,7 @@ enum BuildCommand: Command {
         let sizes = report.sectionSizes.map { "\($0.tag) \($0.bytes)" }.joined(separator: ", ")
         lines.append("  section bytes: \(sizes)")
         if let tiles = report.tileBytes {
-            lines.append("  tile bytes: directory \(tiles.directory), record heads \(tiles.recordHeads), masks \(tiles.masks), first vertices \(tiles.firstVertices), widths \(tiles.widths), deltas \(tiles.deltas)")
+            lines.append("  tile bytes: directory \(tiles.directory), record heads \(tiles.recordHeads), masks \(tiles.masks), first vertices \(tiles.firstVertices), widths \(tiles.widths)\(tiles.bands > 0 ? ", bands \(tiles.bands)" : ""), deltas \(tiles.deltas)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -58,7 +58,7 @@ enum InfoCommand: Command {
             out += "stored edges  \(edges.reduce(0, +)) in all leaf tiles\n"
         }
         if let bytes = survey.bytes {
-            out += "tile bytes    directory \(bytes.directory), record heads \(bytes.recordHeads), masks \(bytes.masks), first vertices \(bytes.firstVertices), widths \(bytes.widths), deltas \(bytes.deltas)\n"
+            out += "tile bytes    directory \(bytes.directory), record heads \(bytes.recordHeads), masks \(bytes.masks), first vertices \(bytes.firstVertices), widths \(bytes.widths)\(bytes.bands > 0 ? ", bands \(bytes.bands)" : ""), deltas \(bytes.deltas)\n"
         }
         out += "\(pad(items + "/tile", 14))p50 \(TileSurvey.percentile(edges, 0.5)), p99 \(TileSurvey.percentile(edges, 0.99)), max \(edges.last ?? 0) (non-empty leaf tiles)\n"
         let features = survey.featuresPerTile

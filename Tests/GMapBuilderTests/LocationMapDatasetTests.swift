@@ -29,7 +29,7 @@ final class LocationMapDatasetTests: XCTestCase {
         let map = try GMap(bytes: built.bytes)
         print("Helsinki location map: \(built.bytes.count) bytes, built in \(String(format: "%.3f", built.seconds)) s; layers \(built.summary.layerBytes.map { "\($0.layer) \($0.bytes)" }.joined(separator: ", "))")
         XCTAssertEqual(map.formatVersion.major, 3)
-        XCTAssertEqual(map.formatVersion.minor, 3, "lines and points, and the address index (3.3)")
+        XCTAssertEqual(map.formatVersion.minor, 5, "banded polygons (3.5) with lines and points and the address index (3.3)")
         XCTAssertEqual(map.layerNames, ["areas", "roads", "places", "addresses", "postcodes", "intersections", "settlements"])
         XCTAssertEqual(map.layer(named: "roads")?.geometryKind, .lines)
         XCTAssertEqual(map.layer(named: "places")?.geometryKind, .points)

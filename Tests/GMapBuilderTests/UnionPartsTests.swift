@@ -45,9 +45,11 @@ final class UnionPartsTests: XCTestCase {
         let features = try TestSupport.features(at: Self.fixture, idProperty: "id")
         XCTAssertEqual(features.map(\.id), ["TWO", "HOLE", "TOUCH", "NEST", "SAME", "ONE"])
         for maximumEdges in [1, 4, 64] {
+            let plain = try TestSupport.build(features) { $0.maximumEdgesPerTile = maximumEdges; $0.writesRunBands = false }.map
+            XCTAssertEqual(plain.formatVersion.minor, 2, "repeated slots make a file without bands 3.2")
             let (map, _) = try TestSupport.build(features) { $0.maximumEdgesPerTile = maximumEdges }
             XCTAssertEqual(map.formatVersion.major, 3)
-            XCTAssertEqual(map.formatVersion.minor, 2, "repeated slots make the file 3.2")
+            XCTAssertEqual(map.formatVersion.minor, 5, "banded polygons (3.5)")
             for (latitude, longitude, expected) in Self.expectations {
                 XCTAssertEqual(map.lookup(latitude: latitude, longitude: longitude)?.id, expected, "(\(latitude), \(longitude)), max edges \(maximumEdges)")
                 // Each feature once, however many of its slots contain the point.
@@ -107,17 +109,19 @@ final class UnionPartsTests: XCTestCase {
         // Two squares meeting at a corner, and a triangle whose vertex lies on a square's edge.
         let apart = SourceFeature(id: "APART", polygons: [square(0, 0, 1, 1), square(1, 1, 2, 2),
                                                           [[(2, 1.5), (3, 1), (3, 2), (2, 1.5)]]])
-        let (map, bytes) = try TestSupport.build([apart])
+        // Without bands (3.5), the minor version says whether slots repeat: 0 without, 2 with.
+        let unbanded = { (options: inout BuildOptions) in options.writesRunBands = false }
+        let (map, bytes) = try TestSupport.build([apart], configure: unbanded)
         XCTAssertEqual(map.formatVersion.minor, 0)
         XCTAssertEqual(bytes[10], 0)
         // A triangle inside a square, touching its edge at one vertex: they overlap.
         let nested = SourceFeature(id: "NESTED", polygons: [square(0, 0, 4, 4), [[(0, 2), (2, 1), (2, 3), (0, 2)]]])
-        let inner = try TestSupport.build([nested]).map
+        let inner = try TestSupport.build([nested], configure: unbanded).map
         XCTAssertEqual(inner.formatVersion.minor, 2)
         XCTAssertEqual(inner.lookup(latitude: 2, longitude: 1)?.id, "NESTED")
         // A triangle inscribed in a square, all its vertices on the square's boundary: its edges are chords inside.
         let inscribed = SourceFeature(id: "INSCRIBED", polygons: [square(0, 0, 4, 4), [[(0, 2), (2, 0), (4, 4), (0, 2)]]])
-        let chord = try TestSupport.build([inscribed]).map
+        let chord = try TestSupport.build([inscribed], configure: unbanded).map
         XCTAssertEqual(chord.formatVersion.minor, 2)
         XCTAssertEqual(chord.lookup(latitude: 2.5, longitude: 2.5)?.id, "INSCRIBED")
         var builder = try MapBuilder(options: BuildOptions())
@@ -222,7 +226,7 @@ final class UnionPartsDatasetTests: XCTestCase {
         for feature in features { try builder.add(feature) }
         let (bytes, report) = try builder.finish()
         let map = try GMap(bytes: bytes)
-        XCTAssertEqual(map.formatVersion.minor, 2)
+        XCTAssertEqual(map.formatVersion.minor, 5, "banded polygons (3.5), with parity groups")
         XCTAssertEqual(report.overlappingParts.map { "\($0.id): \($0.overlapping) of \($0.polygons)" }, ["PS: 5 of 43"])
         let overlapping = features.filter { feature in report.overlappingParts.contains { $0.id == feature.id } }
         XCTAssertFalse(overlapping.isEmpty)

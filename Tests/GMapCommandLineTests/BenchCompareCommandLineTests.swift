@@ -50,7 +50,7 @@ final class BenchCompareCommandLineTests: CommandLineTestCase {
         let against = try XCTUnwrap(try json(result.stdout)["against"] as? [String: Any])
         XCTAssertEqual(against["map"] as? String, format21)
         XCTAssertEqual(against["format"] as? String, "2.1")
-        XCTAssertEqual(against["map_format"] as? String, "3.0")
+        XCTAssertEqual(against["map_format"] as? String, "3.5")
         XCTAssertEqual(against["features"] as? Int, against["map_features"] as? Int)
         XCTAssertEqual(against["sample_points"] as? Int, 6000, "2,000 points of each of three sets")
         XCTAssertEqual(against["sample_differing"] as? Int, 0)

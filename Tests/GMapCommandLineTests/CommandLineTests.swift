@@ -109,7 +109,7 @@ final class CommandLineTests: CommandLineTestCase {
         try newer.write(to: newerPath)
         let result = try run(["query", newerPath.path, "0", "0"])
         XCTAssertEqual(result.status, 2)
-        XCTAssertTrue(result.stderr.contains("format version 7.\(FormatLayout.minorVersion) is newer than this reader"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("format version 7.\(FormatLayout.minorVersionWithRunBands) is newer than this reader"), result.stderr)
     }
 
     func testBrokenGeoJSONNamesTheFeatureAndLeavesTheOldMap() throws {
@@ -150,7 +150,7 @@ final class CommandLineTests: CommandLineTestCase {
         XCTAssertEqual(try run(["query", output, "0.5", "0.5"]).stdout, "Square\n")
         let info = try run(["info", output])
         XCTAssertEqual(info.status, 0)
-        for expected in ["format        3.0", "features      1", "GRID", "TILE", "FEAT", "edges/tile    p50", "source: mixed.geojson"] {
+        for expected in ["format        3.5", "features      1", "GRID", "TILE", "FEAT", "edges/tile    p50", "source: mixed.geojson"] {
             XCTAssertTrue(info.stdout.contains(expected), "info lacks \(expected):\n\(info.stdout)")
         }
     }

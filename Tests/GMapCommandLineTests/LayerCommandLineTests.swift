@@ -98,7 +98,7 @@ final class LayerCommandLineTests: CommandLineTestCase {
         let map = try layeredMap()
         let info = try run(["info", map])
         XCTAssertEqual(info.status, 0, info.stderr)
-        for expected in ["format        3.0", "layers        2", "  country: ", "  shape: ", "LAYR", "G001", "N001"] {
+        for expected in ["format        3.5", "layers        2", "  country: ", "  shape: ", "LAYR", "G001", "N001"] {
             XCTAssertTrue(info.stdout.contains(expected), "info lacks \(expected):\n\(info.stdout)")
         }
         let verify = try run(["verify", map])

@@ -18,7 +18,7 @@ final class UnionPartsCommandLineTests: XCTestCase {
 
             """), result.stderr)
         let info = try CommandLineTestCase.runGMap(["info", output])
-        XCTAssertTrue(info.stdout.contains("format        3.2"), info.stdout)
+        XCTAssertTrue(info.stdout.contains("format        3.5"), info.stdout)
         let verify = try CommandLineTestCase.runGMap(["verify", output])
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
         let query = try CommandLineTestCase.runGMap(["query", output, "1.5", "1.5"])

@@ -17,7 +17,7 @@ final class SpecExampleTests: CommandLineTestCase {
         let output = temporary.appendingPathComponent("spec-example-3.gmap")
         let input = TestSupport.fixtures.appendingPathComponent("spec-example-3.geojson")
         let result = try run(["build", input.path, "-o", output.path, "--precision", "0.01", "--tile-size", "2", "--max-edges", "4",
-                              "--split", "2", "--max-depth", "2", "--id", "name", "--keep", "name", "--top", "packed", "-q"])
+                              "--split", "2", "--max-depth", "2", "--id", "name", "--keep", "name", "--top", "packed", "--format", "3.4", "-q"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let built = try Data(contentsOf: output)
         XCTAssertEqual(built, try Data(contentsOf: TestSupport.fixtures.appendingPathComponent("spec-example-3.gmap")),

@@ -357,7 +357,8 @@ final class VerifierMutationTests: XCTestCase {
                 // Records shared by several tiles are damaged once, through their first tile.
                 guard let offset = layer.recordOffset(of: tile), seen.insert(offset).inserted else { continue }
                 let record = try XCTUnwrap(RecordBytes(sample.bytes, at: offset, bounds: tile.bounds,
-                                                       major: layer.formatVersion.major, lines: layer.geometryKind == .lines),
+                                                       major: layer.formatVersion.major, lines: layer.geometryKind == .lines,
+                                                       banded: layer.storesRunBands),
                                            "\(sample.label) \(layer.layerName) record at \(offset)")
                 found.append((layer.layerName, tile, record))
             }
@@ -416,12 +417,13 @@ struct RecordBytes {
     private let bytes: [UInt8]
     private var position: Int
 
-    /// Parses the record at `offset` of a layer of the file's major version; nil when it does not read.
-    init?(_ bytes: [UInt8], at offset: Int, bounds: TileBounds, major: Int, lines: Bool) {
+    /// Parses the record at `offset` of a layer of the file's major version (`banded`: each run's
+    /// vertex count is followed by a band byte, 3.5); nil when it does not read.
+    init?(_ bytes: [UInt8], at offset: Int, bounds: TileBounds, major: Int, lines: Bool, banded: Bool = false) {
         self.bytes = bytes
         position = offset
         if major >= 3 {
-            guard parseShared(bounds: bounds, lines: lines) else { return nil }
+            guard parseShared(bounds: bounds, lines: lines, banded: banded) else { return nil }
         } else {
             guard parseEntries(bounds: bounds, packed: major == 2) else { return nil }
         }
@@ -454,7 +456,7 @@ struct RecordBytes {
 
     private static func unzigzag(_ z: UInt64) -> Int64 { Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1))) }
 
-    private mutating func parseShared(bounds: TileBounds, lines: Bool) -> Bool {
+    private mutating func parseShared(bounds: TileBounds, lines: Bool, banded: Bool) -> Bool {
         guard let slots = varint() else { return false }
         for _ in 0..<slots { guard varint() != nil else { return false } }
         if !lines {
@@ -469,6 +471,7 @@ struct RecordBytes {
         for _ in 0..<runs {
             let countOffset = position
             guard let count = varint() else { return false }
+            if banded { position += 1 }
             let start = position
             var bit = maskBits
             var x = bounds.west + Self.unzigzag(field(start, bit, widthX)); bit += widthX
@@ -483,7 +486,7 @@ struct RecordBytes {
                 (x, y) = (nextX, nextY)
             }
             position = start + Int((bit + 7) / 8)
-            lastRun = position - start > 0 && countOffset + 1 == start ? Run(countOffset: countOffset, count: UInt8(count), lastEdge: edge) : nil
+            lastRun = position - start > 0 && countOffset + (banded ? 2 : 1) == start ? Run(countOffset: countOffset, count: UInt8(count), lastEdge: edge) : nil
         }
         return position <= bytes.count
     }

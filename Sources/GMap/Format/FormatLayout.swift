@@ -32,6 +32,10 @@ public enum FormatLayout {
     /// 5.12): points whose features live in a point table of a few bytes each instead of `FEAT`
     /// and `PROP` records. A 3.4 file may hold everything 3.3 may.
     public static let minorVersionWithCompactPoints: UInt16 = 4
+    /// The minor version of a format 3 file with a layer of banded polygons (3.5; Spec/FORMAT.md
+    /// 8.5.1): every run of its records carries a band byte, so that a lookup skips the runs that
+    /// cannot cross its path. A 3.5 file may hold everything 3.4 may.
+    public static let minorVersionWithRunBands: UInt16 = 5
     /// The minor version of a format 2 file with layers, label points and name indexes (2.1; see
     /// ``LayerRecord``). Larger minor versions are readable (they only add). A format 2 build without
     /// those additions (``minorVersionWithoutLayers``) is written as 2.0.

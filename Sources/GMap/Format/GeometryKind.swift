@@ -26,8 +26,9 @@ public enum GeometryKind: UInt8, Sendable, CaseIterable {
     public var isReadable: Bool { true }
 
     /// The kinds this reader reads, as the refusal of another one names them
-    /// (``GMapError/unsupportedGeometry(layer:kind:)``); compact points (format 3.4) are points.
-    public static let readableKinds = "polygons, lines, points and compact points"
+    /// (``GMapError/unsupportedGeometry(layer:kind:)``); compact points (format 3.4) are points,
+    /// banded polygons (3.5) polygons.
+    public static let readableKinds = "polygons, banded polygons, lines, points and compact points"
 
     /// The kind's name for messages: "polygons", "lines" or "points".
     public var name: String {

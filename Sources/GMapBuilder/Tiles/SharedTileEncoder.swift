@@ -127,7 +127,7 @@ struct SharedTileEncoder: TopLevelTileEncoder {
         }
         counts.edgesPerLeaf.append(record.edgeCount)
         counts.recordTiles += 1
-        let encoded = record.bytes(bounds: bounds, polygons: polygons, feature: feature)
+        let encoded = record.bytes(bounds: bounds, polygons: polygons, bands: options.writesRunBands, feature: feature)
         if let offset = recordOffsets[encoded.bytes] {
             return Reference(kind: TileEntry.recordKind, value: offset)
         }
@@ -260,8 +260,9 @@ struct SharedRecord {
 
     /// The record's bytes (Spec/FORMAT.md, "Records with shared edges") and how they divide.
     /// `feature` gives a slot key's feature rank: slots of one feature (parity groups) are written
-    /// with the feature difference 0 (format 3.2).
-    func bytes(bounds: TileBounds, polygons: PolygonSet, feature: (UInt32) -> UInt32) -> (bytes: [UInt8], parts: RecordBits) {
+    /// with the feature difference 0 (format 3.2). With `bands`, each run's vertex count is followed
+    /// by its band byte (banded polygons, 3.5; ``RunBand``).
+    func bytes(bounds: TileBounds, polygons: PolygonSet, bands: Bool, feature: (UInt32) -> UInt32) -> (bytes: [UInt8], parts: RecordBits) {
         var bytes: [UInt8] = []
         Varint.append(UInt64(slots.count), to: &bytes)
         var previous: UInt32 = 0
@@ -291,6 +292,7 @@ struct SharedRecord {
             let before = bytes.count
             Varint.append(UInt64(vertexCount), to: &bytes)
             vertexCountBytes += bytes.count - before
+            if bands { bytes.append(band(of: run, bounds: bounds, polygons: polygons).byte) }
             var deltas: [(x: UInt64, y: UInt64)] = []
             deltas.reserveCapacity(vertexCount - 1)
             for vertex in (run.firstEdge + 1)...(run.lastEdge + 1) {
@@ -314,6 +316,17 @@ struct SharedRecord {
         let runCount = runs.count
         return (bytes, RecordBits(totalBytes: bytes.count, headBytes: headBytes, vertexCountBytes: vertexCountBytes,
                                   maskBits: maskWidth * runCount, firstVertexBits: (firstWidthX + firstWidthY) * runCount,
-                                  widthBits: 2 * Int(FormatLayout.SharedRecord.widthFieldBits) * runCount))
+                                  widthBits: 2 * Int(FormatLayout.SharedRecord.widthFieldBits) * runCount,
+                                  bandBytes: bands ? runCount : 0))
+    }
+
+    /// The band of a run's vertices in the tile (``RunBand``).
+    private func band(of run: (mask: UInt64, firstEdge: Int, lastEdge: Int), bounds: TileBounds, polygons: PolygonSet) -> RunBand {
+        var extent = RunExtent(x: Int64(polygons.xs[run.firstEdge]), y: Int64(polygons.ys[run.firstEdge]))
+        for vertex in (run.firstEdge + 1)...(run.lastEdge + 1) {
+            extent.add(Int64(polygons.xs[vertex - 1]), Int64(polygons.ys[vertex - 1]), Int64(polygons.xs[vertex]), Int64(polygons.ys[vertex]),
+                       east: bounds.east)
+        }
+        return extent.band(in: bounds)
     }
 }

@@ -136,6 +136,8 @@ public struct TileBytes: Sendable, Equatable {
     public var firstVertices: Int
     /// The runs' 6-bit delta widths.
     public var widths: Int
+    /// The runs' band bytes (banded polygons, 3.5; 0 in other layers).
+    public var bands: Int = 0
     /// The packed deltas, with each run's padding bits.
     public var deltas: Int
 
@@ -146,7 +148,8 @@ public struct TileBytes: Sendable, Equatable {
         masks = (records.maskBits + 7) / 8
         firstVertices = records.vertexCountBytes + (records.firstVertexBits + 7) / 8
         widths = (records.widthBits + 7) / 8
-        deltas = records.totalBytes - recordHeads - masks - firstVertices - widths
+        bands = records.bandBytes
+        deltas = records.totalBytes - recordHeads - masks - firstVertices - widths - bands
     }
 }
 
@@ -164,18 +167,21 @@ package struct RecordBits: Sendable, Equatable {
     package var firstVertexBits = 0
     /// The runs' 6-bit delta widths.
     package var widthBits = 0
+    /// The runs' band bytes (banded polygons, 3.5).
+    package var bandBytes = 0
 
     /// Counts of no record.
     package init() {}
 
     /// Counts from their parts.
-    package init(totalBytes: Int, headBytes: Int, vertexCountBytes: Int, maskBits: Int, firstVertexBits: Int, widthBits: Int) {
+    package init(totalBytes: Int, headBytes: Int, vertexCountBytes: Int, maskBits: Int, firstVertexBits: Int, widthBits: Int, bandBytes: Int = 0) {
         self.totalBytes = totalBytes
         self.headBytes = headBytes
         self.vertexCountBytes = vertexCountBytes
         self.maskBits = maskBits
         self.firstVertexBits = firstVertexBits
         self.widthBits = widthBits
+        self.bandBytes = bandBytes
     }
 
     /// Adds another record's counts.
@@ -186,5 +192,6 @@ package struct RecordBits: Sendable, Equatable {
         maskBits += other.maskBits
         firstVertexBits += other.firstVertexBits
         widthBits += other.widthBits
+        bandBytes += other.bandBytes
     }
 }

@@ -38,6 +38,8 @@ struct TileRecordReader {
     @usableFromInline let sharedEdges: Bool
     /// Format 3.2 and later: consecutive slots may repeat a feature (one slot per parity group).
     @usableFromInline let repeatsSlots: Bool
+    /// A layer of banded polygons (3.5): a band byte follows each run's vertex count (``RunBand``).
+    @usableFromInline let runBands: Bool
     /// The end of the whole file: packed deltas are read eight bytes at a time while that stays inside it.
     @usableFromInline let fileEnd: Int
     /// False once the record turned out to be corrupt.
@@ -60,6 +62,7 @@ struct TileRecordReader {
         packedRuns = storage.layout.packedRuns
         sharedEdges = storage.layout.usesNodes
         repeatsSlots = storage.layout.usesNodes && storage.layout.minorVersion >= FormatLayout.minorVersionWithPartGroups
+        runBands = storage.layout.usesNodes && storage.layout.runBands
         fileEnd = storage.count
         compactPointsSection = storage.layout.compactPointsSection
     }
@@ -300,6 +303,11 @@ struct TileRecordReader {
         /// The first vertex.
         @usableFromInline var x: Int64 = 0
         @usableFromInline var y: Int64 = 0
+        /// The run's band byte (``RunBand``); without bands, one that no lookup skips (rows 0 to 7, column 3).
+        @usableFromInline var band: UInt8 = PackedRunHead.unbanded
+
+        /// The band of a run stored without one: it spans every row and column, so no lookup skips it.
+        @usableFromInline static let unbanded: UInt8 = 0xF8
 
         /// A run not read yet.
         @inlinable init() {}
@@ -313,6 +321,11 @@ struct TileRecordReader {
     @inlinable mutating func readSharedRun(_ header: SharedHeader, into run: inout PackedRunHead) -> RunProblem? {
         guard let vertexCount = cursor.readVarint(), vertexCount >= 2,
               vertexCount - 1 <= UInt64(cursor.remaining) &* 8 else { return .badVertexCount }
+        if runBands {
+            guard cursor.remaining >= 1 else { return .endsEarly }
+            run.band = cursor.base.load(fromByteOffset: cursor.position, as: UInt8.self)
+            cursor.position &+= 1
+        }
         let maskBits = header.slotCount > 1 ? header.slotCount : 0
         let widthBits = FormatLayout.SharedRecord.widthFieldBits
         let headBits = maskBits &+ header.firstWidthX &+ header.firstWidthY &+ 2 &* widthBits
@@ -392,6 +405,8 @@ struct TileRecordReader {
         var answers = SlotFeatures(base: cursor.base, position: header.featuresStart, end: cursor.end, featureCount: featureCount)
         var settled: UInt64 = 0
         var run = PackedRunHead()
+        // Without bands every run has the band that spans the tile, which no query skips.
+        let bands = runBands && header.runCount > 0 ? RunBandQuery(point: point, bounds: bounds) : RunBandQuery()
         for _ in 0..<header.runCount {
             guard readSharedRun(header, into: &run) == nil else { isSound = false; return }
             // Runs come by their lowest slot: every slot below it is final.
@@ -401,7 +416,8 @@ struct TileRecordReader {
                 guard answers.report(ready, to: body) else { isSound = answers.isSound; return }
                 settled = lowest
             }
-            if crossingParity(run, point: point, east: east, south: south) { parity ^= run.mask }
+            // A run whose band lies off the point's path has no edge that crosses it (8.5.1).
+            if !bands.skips(run.band), crossingParity(run, point: point, east: east, south: south) { parity ^= run.mask }
         }
         _ = answers.report(parity & ~BitFields.mask(settled), to: body)
         isSound = answers.isSound

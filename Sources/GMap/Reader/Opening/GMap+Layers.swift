@@ -24,6 +24,10 @@ extension GMap {
     /// not know, which only a later layer can have: it answers nothing). Read once, on open.
     public var geometryKind: GeometryKind? { layout.kind }
 
+    /// Whether this layer is of banded polygons (format 3.5, `GRID` byte 26 = 4): every run of its
+    /// records carries a band byte after its vertex count (``RunBand``).
+    public var storesRunBands: Bool { layout.runBands }
+
     /// The map reading the layer at `index` of ``layerNames``, or nil when out of range.
     public func layer(at index: Int) -> GMap? {
         let root = rootStorage

@@ -19,6 +19,8 @@ struct LayerParts {
     var geometryByte: UInt8
     /// A layer of compact points (3.4): its point table, which its features tag names.
     var compactPoints: CompactPointTable? = nil
+    /// Whether the layer's runs carry a band byte (banded polygons, 3.5).
+    var runBands = false
 
     /// Reads the sections `tags` names. The grid, tiles, features and properties are required.
     /// `usesNodes` says the file is format 3: its `GRID` holds only the top-level directory, and
@@ -104,6 +106,8 @@ struct LayerParts {
             features = RecordTable(count: table.count, offset: table.recordsOffset, recordLength: 0)
             kind = .points
         } else {
+            // Banded polygons (3.5) are polygons whose runs carry a band byte (8.5.1).
+            if geometryByte == RunBand.geometry { kind = .polygons }
             features = try MapLayout.table(file, try required(tags.features), name: SectionTag.name(of: tags.features), minimumRecord: FormatLayout.FeatureRecord.length)
         }
         guard features.count < Int(TileEntry.maximumPayload) else {
@@ -125,6 +129,7 @@ struct LayerParts {
             tiles: tiles, features: features, properties: properties, labels: labels, names: names,
             kind: kind, geometryByte: geometryByte)
         parts.compactPoints = compactPoints
+        parts.runBands = geometryByte == RunBand.geometry
         return parts
     }
 }

@@ -110,6 +110,9 @@ struct MapLayout: Sendable {
     /// A layer of compact points (3.4): its point table, which stands for `FEAT` and `PROP`; its
     /// ``kind`` is points, and its name index holds 4-byte records (Spec/FORMAT.md 5.12).
     @usableFromInline var compactPoints: CompactPointTable? = nil
+    /// Whether every run of the layer's records carries a band byte: a layer of banded polygons
+    /// (3.5, `GRID` byte 26 = 4, ``RunBand``), whose ``kind`` is polygons.
+    @usableFromInline var runBands = false
     /// Where that point table's section lies (offset −1 for other layers).
     @usableFromInline var compactPointsSection: (offset: Int, length: Int) = (-1, 0)
     /// The file's address index (`ADDR`, 3.3), if any: the same in every layer's layout.
@@ -236,6 +239,7 @@ struct MapLayout: Sendable {
                 otherLayers: []
             ))
             layouts[layouts.count - 1].compactPoints = parts.compactPoints
+            layouts[layouts.count - 1].runBands = parts.runBands
             if parts.compactPoints != nil, let range = ranges[entry.tags.features] { layouts[layouts.count - 1].compactPointsSection = range }
         }
         if let range = ranges[SectionTag.addressIndex.rawValue] {

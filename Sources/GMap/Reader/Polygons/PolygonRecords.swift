@@ -52,6 +52,7 @@ extension TileRecordReader {
             bits.maskBits += maskBits
             bits.firstVertexBits += Int(header.firstWidthX + header.firstWidthY)
             bits.widthBits += 2 * Int(FormatLayout.SharedRecord.widthFieldBits)
+            if runBands { bits.bandBytes += 1 }
         }
         bits.totalBytes = cursor.position - start
         return bits
