@@ -140,12 +140,12 @@ fi
 if wants builder; then
     rm -rf "$BIN/seeds-builder"; mkdir -p "$BIN/seeds-builder"
     # Three control bytes (chunk size; tile size, precision, split factor, kept properties; top-level
-    # form, format 3 or 2.1 or 2.0, edges per tile), then the GeoJSON. See BuilderFuzzer/main.swift.
+    # form, format 3 (banded or not) or 2.1 or 2.0, edges per tile), then the GeoJSON. See BuilderFuzzer/main.swift.
     for file in "$ROOT"/Fixtures/*.geojson; do
         name=$(basename "$file" .geojson)
         index=0
         for control in '\x07\x00\x00' '\xff\x01\x01' '\x1f\x8a\x02' '\xc0\x33\x0c' '\x00\x5c\x1c' \
-                       '\x10\x23\x42' '\x21\x61\xc1' '\x05\x2d\xa2'; do
+                       '\x10\x23\x42' '\x21\x61\xc1' '\x05\x2d\xa2' '\x31\x17\x50'; do
             { printf "$control"; cat "$file"; } > "$BIN/seeds-builder/$name-$index.bin"
             index=$((index + 1))
         done

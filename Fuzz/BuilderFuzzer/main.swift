@@ -37,7 +37,8 @@ struct Options {
     /// Byte 0: chunk size (and the simplification's tolerance). Byte 1: bits 0–2 tile size, 3–4
     /// precision, 5–6 split factor 2…5, 7 all properties. Byte 2: bits 0–1 top-level directory
     /// (automatic, entries, packed, packed), bits 2–3 = 3 writes format 2 (bit 4: 2.0, else 2.1),
-    /// anything else format 3; bits 5–7 the edges per tile.
+    /// anything else format 3 (bit 4: without run bands, as 3.0 to 3.4, else banded, 3.5); bits 5–7
+    /// the edges per tile.
     init(_ control0: UInt8, _ control1: UInt8, _ control2: UInt8) {
         // 1…64 bytes at a time (many chunk boundaries), or everything at once.
         chunkSize = control0 < 0xC0 ? 1 + Int(control0 & 0x3F) : 1 << 20
@@ -55,6 +56,7 @@ struct Options {
             build.writesLayerIndexes = control2 & 0x10 == 0
         } else {
             build.formatMajorVersion = 3
+            build.writesRunBands = control2 & 0x10 == 0
         }
     }
 }
@@ -202,10 +204,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         return 0
     }
     check(map.featureCount == oracle.count, "\(map.featureCount) features in the map, \(oracle.count) polygon features read")
-    // Format 3 is 3.0, or 3.2 when a feature's polygons overlap (parity groups).
-    let expectedVersion = options.build.formatMajorVersion == 3 ? (3, 0) : (2, options.build.writesLayerIndexes ? 1 : 0)
+    // Format 3 is 3.5 (banded polygons), or without bands 3.0, or 3.2 when a feature's polygons
+    // overlap (parity groups).
+    let banded = options.build.formatMajorVersion == 3 && options.build.writesRunBands
+    let expectedVersion = options.build.formatMajorVersion == 3 ? (3, banded ? Int(FormatLayout.minorVersionWithRunBands) : 0)
+        : (2, options.build.writesLayerIndexes ? 1 : 0)
     let partGroups = (3, Int(FormatLayout.minorVersionWithPartGroups))
-    check(map.formatVersion == expectedVersion || (options.build.formatMajorVersion == 3 && map.formatVersion == partGroups),
+    check(map.formatVersion == expectedVersion || (options.build.formatMajorVersion == 3 && !banded && map.formatVersion == partGroups),
           "format \(map.formatVersion) written, \(expectedVersion) asked for")
     if options.build.formatMajorVersion == 3 {
         let packed = map.grid.topForm == FormatLayout.TopForm.packed
