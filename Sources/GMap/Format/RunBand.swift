@@ -6,7 +6,7 @@
 /// run's lowest vertex (`low`, bits 0–2), the row of its highest vertex (`high`, bits 3–5; 7 when
 /// an edge of the run crosses the tile's east side `x = E`) and the column of its easternmost
 /// vertex (`reach`, bits 6–7). A vertex outside the tile counts in the nearest row or column.
-public struct RunBand: Sendable, Hashable {
+public struct RunBand: Sendable, Hashable, CustomStringConvertible {
     /// `GRID` byte 26 of a layer of banded polygons: polygons whose runs carry a band byte.
     public static let geometry: UInt8 = 4
     /// Rows of a tile, south to north.
@@ -35,6 +35,9 @@ public struct RunBand: Sendable, Hashable {
     @inlinable public var high: UInt8 { (byte >> 3) & 7 }
     /// The column of the run's easternmost vertex.
     @inlinable public var reach: UInt8 { byte >> 6 }
+
+    /// The band in words, for messages: "rows 1–3, column 2".
+    public var description: String { "rows \(low)–\(high), column \(reach)" }
 
     /// The row of `y` in `bounds`: `⌊8·(y − S) / (N − S)⌋`, clamped to 0 … 7.
     @inlinable public static func row(of y: Int64, in bounds: TileBounds) -> UInt8 {

@@ -62,7 +62,7 @@ struct TileRecordReader {
         packedRuns = storage.layout.packedRuns
         sharedEdges = storage.layout.usesNodes
         repeatsSlots = storage.layout.usesNodes && storage.layout.minorVersion >= FormatLayout.minorVersionWithPartGroups
-        runBands = storage.layout.usesNodes && storage.layout.runBands
+        runBands = storage.layout.runBands
         fileEnd = storage.count
         compactPointsSection = storage.layout.compactPointsSection
     }

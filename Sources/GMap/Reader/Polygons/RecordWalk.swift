@@ -57,33 +57,21 @@ extension TileRecordReader {
             }
             lowest = max(lowest, first)
             run(0, shared.mask)
-            guard runBands else {
-                if let runProblem = decode(shared, checkingVertices: checkingVertices, edge) {
-                    return fail(problem, runStart, "run \(index) \(runProblem.phrase)")
-                }
-                continue
-            }
             // Banded polygons (3.5): the band must be the one the run's vertices give (8.5.1), or a
             // lookup that skips by it may answer wrongly.
             var extent = RunExtent(x: shared.x, y: shared.y)
-            let east = bounds.east
+            let east = bounds.east, banded = runBands
             if let runProblem = decode(shared, checkingVertices: checkingVertices, { ax, ay, bx, by in
-                extent.add(ax, ay, bx, by, east: east)
+                if banded { extent.add(ax, ay, bx, by, east: east) }
                 edge(ax, ay, bx, by)
             }) {
                 return fail(problem, runStart, "run \(index) \(runProblem.phrase)")
             }
-            let expected = extent.band(in: bounds)
-            if shared.band != expected.byte {
-                problem(RecordProblem(offset: runStart, reason: "run \(index) has the band \(Self.bandText(RunBand(byte: shared.band))), but its vertices give \(Self.bandText(expected)) (section 8.5.1)"))
+            if banded, case let expected = extent.band(in: bounds), shared.band != expected.byte {
+                problem(RecordProblem(offset: runStart, reason: "run \(index) has the band \(RunBand(byte: shared.band)), but its vertices give \(expected) (section 8.5.1)"))
             }
         }
         return true
-    }
-
-    /// A band as words for messages: "rows 1–3, column 2".
-    private static func bandText(_ band: RunBand) -> String {
-        "rows \(band.low)–\(band.high), column \(band.reach)"
     }
 
     private mutating func walkEntries(checkingVertices: Bool, slot: (RecordSlot) -> Void, run: (Int, UInt64) -> Void,
