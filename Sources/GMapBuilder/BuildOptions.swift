@@ -10,6 +10,13 @@ public struct BuildOptions: Sendable, Equatable {
     public var idProperty: String?
     /// The properties kept in the map; nil keeps every property. The default keeps `name`.
     public var keptProperties: [String]? = ["name"]
+    /// The property that lists each feature's other names (another language's name, an old
+    /// name, an abbreviation: a JSON array of strings, or one string), or nil for none. A layer
+    /// of compact points whose features have some is written as named compact points (3.6,
+    /// Spec/FORMAT.md 5.13), whose lexicon finds a feature by every one of its names; the
+    /// property itself is not kept. Other layers refuse it (keep other names there as name
+    /// properties, such as `name:de`).
+    public var otherNamesProperty: String?
     /// Quantization.
     public var quantizer: Quantizer = .standard
     /// Width and height of a top-level tile in units; nil lets the builder choose (see ``automaticTileSize(for:quantizer:)``).
@@ -28,6 +35,10 @@ public struct BuildOptions: Sendable, Equatable {
     /// 8.5.1), each run with a band byte that lets a lookup skip it; false writes them as 3.0 to
     /// 3.4 readers read them (`gmap build --format 3.4`).
     public var writesRunBands: Bool = true
+    /// Format 3: whether a layer of compact points whose features have other names is written as
+    /// named compact points (3.6, Spec/FORMAT.md 5.13); false (`gmap build --format 3.4`) refuses
+    /// such a layer rather than lose its other names.
+    public var writesLexicons: Bool = true
     /// The tiling options format 2 was tuned for (48 edges, 4 × 4 splits, 6 levels): what
     /// `gmap build --format 2.1` uses unless told otherwise.
     public static let formatTwoTiling = (maximumEdgesPerTile: 48, splitFactor: 4, maximumDepth: 6)

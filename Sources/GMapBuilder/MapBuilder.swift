@@ -47,6 +47,11 @@ public struct BuildReport: Sendable {
     public var runBands = false
     /// Whether the layer is of compact points (a point table, Spec/FORMAT.md 5.12): the file is then 3.4.
     public var compactPoints = false
+    /// Whether the layer is of named compact points (a lexicon of its features' every name,
+    /// Spec/FORMAT.md 5.13): the file is then 3.6.
+    public var lexicon = false
+    /// A layer of named compact points: how many other names its features have, in all.
+    public var otherNameCount = 0
     /// A layer of compact points: every coordinate is a multiple of this many units (the greatest
     /// common divisor of the points' coordinates, so that nothing is rounded).
     public var pointStep: Int64 = 1

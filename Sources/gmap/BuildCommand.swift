@@ -167,6 +167,10 @@ enum BuildCommand: Command {
             guard !id.isEmpty else { throw CommandFailure(message: "--id needs a property name") }
             options.idProperty = id
         }
+        if let property = list.value(Option.otherNames) {
+            guard !property.isEmpty else { throw CommandFailure(message: "--other-names needs a property name") }
+            options.otherNamesProperty = property
+        }
         if let keep = list.value(Option.keep) {
             switch keep {
             case "all", "*": options.keptProperties = nil
@@ -191,13 +195,14 @@ enum BuildCommand: Command {
             options.tileSize = max(1, Int64((degrees * Double(options.quantizer.unitsPerDegree)).rounded()))
         }
         switch list.value(Option.format) {
-        case nil, "3", "3.5":
+        case nil, "3", "3.5", "3.6":
             options.formatMajorVersion = 3
             options.writesLayerIndexes = true
         case "3.0", "3.1", "3.2", "3.3", "3.4":
             options.formatMajorVersion = 3
             options.writesLayerIndexes = true
             options.writesRunBands = false
+            options.writesLexicons = false
         case "2.1", "2.0":
             options.formatMajorVersion = 2
             options.writesLayerIndexes = list.value(Option.format) == "2.1"

@@ -8,7 +8,7 @@ extension BuildCommand {
     /// The options of a build from INPUT or `--layer`, as its OPTIONS section lists them.
     static let polygonOptions: [CommandOption] = [
         .output.documented("the map to write (required; its directory must exist: checked first)"),
-        Option.id, Option.keep, Option.precision, Option.simplify, Option.compactPoints, Option.meta, Option.geometry,
+        Option.id, Option.keep, Option.precision, Option.simplify, Option.compactPoints, Option.otherNames, Option.meta, Option.geometry,
         Option.coastBuffer, Option.tileSize, Option.maxEdges, Option.split, Option.maxDepth, Option.layer, Option.format, Option.top,
         Option.maxString, Option.maxNumber, Option.maxProperties, .quiet,
     ]
@@ -57,6 +57,16 @@ extension BuildCommand {
             kept properties, values repeated often kept once), and a name index
             of the ids only. Each feature must have exactly one point and one
             value per property; its id is its only name (find and geocode).
+            """)
+        /// `--other-names PROP`: the property listing each feature's other names.
+        static let otherNames = CommandOption.value("--other-names", "PROP", help: """
+            the property that lists each feature's other names (a JSON array of
+            strings: other languages, old names, abbreviations). A layer of
+            --compact-points keeps them in a lexicon (format 3.6) with every
+            key of its names, so that find and geocode find a feature by any
+            of them ("Peking", "Nueva York", "NYC") and say which one matched;
+            other layers refuse features that have some. The property is not
+            kept as a value.
             """)
         /// `--meta KEY=VALUE` (repeatable): a fact recorded in the map.
         static let meta = CommandOption.value("--meta", "KEY=VALUE", repeatable: true, help: """

@@ -41,14 +41,14 @@ enum FindCommand: Command {
         }
         let limit = try list.integer(Option.limit) ?? Int.max
         let layer = list.value(.layer), matching: NameMatch = list.has(Option.exact) ? .exact : .words
-        let found: [Feature], named: Bool
+        let found: [FoundFeature], named: Bool
         if let locations = try StackedMaps.locations(list, mapArgument: mapArgument, command: name) {
             let stack = try StackedMaps.open(locations)
             if let layer, !stack.layerNames.contains(layer) {
                 throw CommandFailure(message: "no map has a layer '\(layer)' (\(StackedMaps.names(locations))); their layers are \(stack.layerNames.map { "'\($0)'" }.joined(separator: ", "))")
             }
             // Exact matches of every layer of every map first, then prefix matches, then word matches.
-            found = stack.find(text, layer: layer, matching: matching, limit: limit)
+            found = stack.findMatches(text, layer: layer, matching: matching, limit: limit)
             named = stack.layerNames.count > 1
         } else {
             let location = try mapArgument.map(MapLocation.argument) ?? DefaultMap.location(command: name)
@@ -57,13 +57,13 @@ enum FindCommand: Command {
                 throw CommandFailure(message: "\(location.path) has no layer '\(layer)'; its layers are \(map.layerNames.map { "'\($0)'" }.joined(separator: ", "))")
             }
             // Exact matches of every layer first, then prefix matches, then word matches, each in layer order.
-            found = map.find(text, layer: layer, matching: matching, limit: limit)
+            found = map.findMatches(text, layer: layer, matching: matching, limit: limit)
             named = map.layerNames.count > 1
         }
         if list.has(.json) {
-            StandardOutput.shared.write("[" + found.map { json($0, layer: named) }.joined(separator: ",") + "]\n")
+            StandardOutput.shared.write("[" + found.map { json($0.feature, layer: named, otherName: $0.otherName) }.joined(separator: ",") + "]\n")
         } else {
-            StandardOutput.shared.write(found.map { line($0, layer: named) + "\n" }.joined())
+            StandardOutput.shared.write(found.map { line($0.feature, layer: named, otherName: $0.otherName) + "\n" }.joined())
         }
         guard !found.isEmpty else { throw CommandFailure(message: "no feature is named '\(text)'", code: ExitCode.notFound) }
         return ExitCode.success
@@ -72,22 +72,25 @@ enum FindCommand: Command {
     /// The feature's name: its first kept name property, or "".
     static func name(of feature: Feature) -> String { feature.name ?? "" }
 
-    /// `[layer TAB] id TAB name TAB bbox W,S,E,N TAB label LAT,LON`.
-    static func line(_ feature: Feature, layer: Bool) -> String {
+    /// `[layer TAB] id TAB name TAB bbox W,S,E,N TAB label LAT,LON`, then `TAB (as NAME)` for a
+    /// feature found by one of its other names.
+    static func line(_ feature: Feature, layer: Bool, otherName: String? = nil) -> String {
         let box = feature.boundingBox
         let label = feature.labelPoint.map { "label \($0.latitude),\($0.longitude)" } ?? "label -"
         let fields = [feature.id, name(of: feature), "bbox \(box.west),\(box.south),\(box.east),\(box.north)", label]
-        return ((layer ? [feature.layerName] : []) + fields).joined(separator: "\t")
+        return ((layer ? [feature.layerName] : []) + fields + (otherName.map { ["(as \($0))"] } ?? [])).joined(separator: "\t")
     }
 
-    /// `{"layer":…,"id":…,"name":…,"bbox":[w,s,e,n],"label":[lat,lon],"properties":{…}}`.
-    static func json(_ feature: Feature, layer: Bool) -> String {
+    /// `{"layer":…,"id":…,"name":…,"bbox":[w,s,e,n],"label":[lat,lon],"properties":{…}}`, with
+    /// `"matchedName"` before `"properties"` for a feature found by one of its other names.
+    static func json(_ feature: Feature, layer: Bool, otherName: String? = nil) -> String {
         let box = feature.boundingBox
         let label = feature.labelPoint.map { "[\($0.latitude),\($0.longitude)]" } ?? "null"
         let properties = feature.properties.map { "\(JSONText.string($0.key)):\(JSONText.value($0))" }.joined(separator: ",")
         return "{" + (layer ? "\"layer\":\(JSONText.string(feature.layerName))," : "")
             + "\"id\":\(JSONText.string(feature.id)),\"name\":\(JSONText.string(name(of: feature))),"
-            + "\"bbox\":[\(box.west),\(box.south),\(box.east),\(box.north)],\"label\":\(label),\"properties\":{\(properties)}}"
+            + "\"bbox\":[\(box.west),\(box.south),\(box.east),\(box.north)],\"label\":\(label),"
+            + (otherName.map { "\"matchedName\":\(JSONText.string($0))," } ?? "") + "\"properties\":{\(properties)}}"
     }
 }
 
@@ -107,6 +110,10 @@ extension FindCommand {
     --keep name,admin on Natural Earth). The map's name index makes this a binary search (maps of
     format 2.1 and 3; older maps are scanned; a map built before word matching finds names by
     their start only: rebuild it).
+
+    A layer of named compact points (the shipped map's towns, format 3.6) also finds a feature by
+    its other names ("Peking", "Nueva York", "NYC"), whole or by their start; the line then ends
+    with TAB (as NAME), the other name as the map spells it.
 
     Prints one line per feature: [layer TAB] id TAB name TAB bbox W,S,E,N TAB label LAT,LON.
     The label point lies inside the feature (not the centroid, which can lie outside a

@@ -32,7 +32,8 @@ enum InfoCommand: Command {
                 let g = layer.grid
                 out += "  \(layer.layerName.isEmpty ? "(unnamed)" : layer.layerName): \(openSummary(layer) ?? "\(layer.featureCount) features"), grid \(g.columns) × \(g.rows) tiles of \(q.degrees(g.tileWidth))°"
                 if let compact = layer.compactPoints {
-                    out += ", compact points (step \(compact.step) units)\(compact.hasNameIndex ? ", name index" : "")\n"
+                    let names = layer.lexiconKeyCount.map { ", named: a lexicon of \($0) keys" } ?? (compact.hasNameIndex ? ", name index" : "")
+                    out += ", compact points (step \(compact.step) units)\(names)\n"
                 } else {
                     out += layer.features.first?.labelPoint != nil ? ", label points, name index\n" : "\n"
                 }

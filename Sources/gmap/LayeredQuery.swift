@@ -127,6 +127,7 @@ enum LayeredQuery {
         add("country", placemark.country)
         add("administrativeArea", placemark.administrativeArea)
         add("administrativeAreaCode", placemark.administrativeAreaCode)
+        add("subAdministrativeArea", placemark.subAdministrativeArea)
         add("timeZone", placemark.timeZone)
         add("thoroughfare", placemark.thoroughfare)
         add("subThoroughfare", placemark.subThoroughfare)

@@ -19,10 +19,21 @@ enum PlaceCommand: Command {
             street; addresses; postcodes; places; settlements; towns). A layer whose
             name an earlier map has is named NAME#N (N the map's place in the stack)
             """),
+        Option.language,
         StackedMaps.map.documented("a map of the stack (repeatable); not with MAP"),
         StackedMaps.noWorld.documented("the shipped world map does not join the maps of --map or $GMAP_MAP"),
         .maxLine, .threads,
     ]
+
+    /// The options only place takes.
+    enum Option {
+        /// `--language LL`: the country's name in that language.
+        static let language = CommandOption.value("--language", "LL", help: """
+            the country's name in this language (an ISO 639 code: de, fr, ja,
+            fi, …) where the map has it (the shipped map: Natural Earth's names in
+            26 languages and each country's own, CLDR's); other fields unchanged
+            """)
+    }
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         // The same arguments, coordinate reading and messages as gmap query.
@@ -37,13 +48,14 @@ enum PlaceCommand: Command {
         case .success(let value): coordinate = value
         case .failure(let failure): throw failure
         }
-        let placemark: Placemark
+        var placemark: Placemark
         if let locations = try StackedMaps.locations(list, mapArgument: mapPath, command: name) {
             placemark = try StackedMaps.open(locations).placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
         } else {
             let map = try (mapPath.map(MapLocation.argument) ?? DefaultMap.location()).open()
             placemark = map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
         }
+        if let language = list.value(Option.language), let name = placemark.country(inLanguage: language) { placemark.country = name }
         guard !placemark.isEmpty else {
             if list.has(.json) { StandardOutput.shared.write("null\n") }
             throw CommandFailure(message: "no feature of any layer contains (\(latitude), \(longitude))", code: ExitCode.notFound)
@@ -67,8 +79,10 @@ enum PlaceCommand: Command {
             stack = MapStack([try (mapPath.map(MapLocation.argument) ?? DefaultMap.location()).open()])
         }
         let json = list.has(.json)
+        let language = list.value(Option.language)
         return try QueryCommand.batch(style: OutputStyle(all: true, json: json), reader: reader, threads: threads) { coordinate, output, found in
             stack.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude, into: &found)
+            if let language, let name = found.country(inLanguage: language) { found.country = name }
             if json {
                 if found.isEmpty { output.append(contentsOf: "null".utf8) } else { LayeredQuery.writeJSON(found, to: &output) }
                 return
@@ -87,7 +101,7 @@ enum PlaceCommand: Command {
     /// One `field  value` line per known field, in CLPlacemark's names and order.
     static func text(_ placemark: Placemark) -> String {
         LayeredQuery.fields(placemark).map { name, value in
-            name.padding(toLength: max(name.count + 2, 18), withPad: " ", startingAt: 0) + value.text
+            name.padding(toLength: max(name.count + 2, 24), withPad: " ", startingAt: 0) + value.text
         }.joined(separator: "\n")
     }
 }
@@ -95,9 +109,9 @@ enum PlaceCommand: Command {
 extension PlaceCommand {
     /// What `gmap help place` prints.
     static let help = """
-    gmap place [MAP] LATITUDE LONGITUDE [--json]
-    gmap place --map FILE [--map FILE ...] [--no-world] LATITUDE LONGITUDE [--json]
-    gmap place [MAP | --map FILE ...] - [--json] [--max-line SIZE] [--threads N]
+    gmap place [MAP] LATITUDE LONGITUDE [--json] [--language LL]
+    gmap place --map FILE [--map FILE ...] [--no-world] LATITUDE LONGITUDE [--json] [--language LL]
+    gmap place [MAP | --map FILE ...] - [--json] [--language LL] [--max-line SIZE] [--threads N]
 
     Prints the whole placemark of the point: every field that the map's layers fill, one
     "field  value" line each, with CLPlacemark's field names; fields the map cannot fill are left
@@ -105,7 +119,13 @@ extension PlaceCommand {
     read exactly as by gmap query (the same forms, messages and exit codes); the map comes first.
 
     On the shipped world map (without MAP):
-      isoCountryCode, country   the country (Natural Earth 1:10m, layer countries)
+      isoCountryCode, country   the country (Natural Earth 1:10m, layer countries); --language
+                                gives its name in another language
+      administrativeArea        the state of the nearest town of the point's country (GeoNames'
+                                admin1, layer towns): the USPS code in the US (CA), else its
+                                name (Bavaria); administrativeAreaCode: the country's code and
+                                GeoNames' (US-CA, DE-02); subAdministrativeArea: that town's
+                                county (Santa Clara County), where GeoNames gives one
       timeZone                  the IANA time zone, Etc/GMT±N at sea (layer timezones, 1 km)
       ocean                     at sea, the ocean or sea (Natural Earth marine polygons, layer marine)
       inlandWater               a lake, lagoon or river of that layer (the Caspian Sea, ...)
@@ -115,8 +135,9 @@ extension PlaceCommand {
                                 reach holds the point (1 km per sqrt(population / 10,000), at
                                 most 15 km); then the most populous of those. localityDistance
                                 in metres
-    It has no states, streets or postal codes: administrativeArea, thoroughfare and postalCode
-    need a map with such layers (gmap build --layer state=..., gmap build --osm).
+    It has no streets or postal codes: thoroughfare and postalCode need a location map (gmap
+    build --osm). A map with a layer of state polygons (gmap build --layer state=...) gives the
+    state from it instead.
 
     On a location map (gmap build --osm):
       thoroughfare              the nearest street within 20 m, else the street of the nearest
@@ -168,6 +189,8 @@ extension PlaceCommand {
       gmap place 36.14 -5.35                      Gibraltar, Europe/Gibraltar, locality Gibraltar
       gmap place 30 -40                           North Atlantic Ocean, Etc/GMT+3
       gmap place 48.57 7.81 --json                Kehl, not Strasbourg across the Rhine
+      gmap place 37.3 -122.0                      CA, Santa Clara County, Cupertino
+      gmap place 48.14 11.58 --language de        Deutschland, Bavaria, Munich
       gmap place --map helsinki.gmap 60.169 24.9396
                                                   Finland, Europe/Helsinki, Mannerheimintie 16, ...
       printf '36.14 -5.35\n30 -40\n' | gmap place - --json

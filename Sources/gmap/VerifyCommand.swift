@@ -55,8 +55,9 @@ enum VerifyCommand: Command {
     }
 
     /// Runs `latitude,longitude,expected_id` lines (`#` comments, `-` or empty for no feature), and
-    /// placemark lines `latitude,longitude,country,water,zone,town` (each `-` or empty for none):
-    /// the placemark's isoCountryCode, ocean or inlandWater, timeZone and locality.
+    /// placemark lines `latitude,longitude,country,water,zone,town[,state]` (each `-` or empty for
+    /// none): the placemark's isoCountryCode, ocean or inlandWater, timeZone, locality and
+    /// administrativeArea.
     static func checkKnown(map: GMap, path: String) throws -> (checked: Int, failed: Int, report: String) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandFailure(message: "cannot read the known-locations file \(path)")
@@ -66,8 +67,8 @@ enum VerifyCommand: Command {
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-            guard fields.count == 3 || fields.count == 6 else {
-                throw CommandFailure(message: "\(path):\(number + 1): expected latitude,longitude,expected_id or latitude,longitude,country,water,zone,town, got \(InputExcerpt.quoted(line))")
+            guard fields.count == 3 || fields.count == 6 || fields.count == 7 else {
+                throw CommandFailure(message: "\(path):\(number + 1): expected latitude,longitude,expected_id or latitude,longitude,country,water,zone,town[,state], got \(InputExcerpt.quoted(line))")
             }
             let coordinate: CoordinateParser.Coordinate
             switch CoordinateParser.coordinate(latitude: fields[0].drop { $0 == " " }, longitude: fields[1].drop { $0 == " " }) {
@@ -89,7 +90,8 @@ enum VerifyCommand: Command {
                 continue
             }
             let place = map.placemark(latitude: coordinate.latitude, longitude: coordinate.longitude)
-            let answers = [("country", place.isoCountryCode), ("water", place.ocean ?? place.inlandWater), ("zone", place.timeZone), ("town", place.locality)]
+            var answers = [("country", place.isoCountryCode), ("water", place.ocean ?? place.inlandWater), ("zone", place.timeZone), ("town", place.locality)]
+            if fields.count == 7 { answers.append(("state", place.administrativeArea)) }
             var wrong: [String] = []
             for (index, (name, answer)) in answers.enumerated() where answer != expectation(fields[index + 2]) {
                 wrong.append("\(name) expected \(expectation(fields[index + 2]) ?? "-"), got \(answer ?? "-")")
@@ -125,9 +127,9 @@ extension VerifyCommand {
 
     --known FILE also looks up each "latitude,longitude,expected_id" line of FILE ("#" starts a
     comment; "-" means no feature) and lists every point that answers differently. A line of six
-    fields, "latitude,longitude,country,water,zone,town", checks the point's placemark instead:
-    isoCountryCode, ocean (or inlandWater), timeZone and locality, "-" for none
-    (Fixtures/known-places.csv, for the shipped map).
+    or seven fields, "latitude,longitude,country,water,zone,town[,state]", checks the point's
+    placemark instead: isoCountryCode, ocean (or inlandWater), timeZone, locality and
+    administrativeArea, "-" for none (Fixtures/known-places.csv, for the shipped map).
 
     Exit code 0 only for a sound file whose known locations all pass; 1 when the file is damaged
     or a known location fails; 2 for bad usage or a file that cannot be read.

@@ -130,11 +130,11 @@ final class CSVBatchCommandLineTests: CommandLineTestCase {
         let input = "lat,lon\n36.14,-5.35\n30,-40\n"
         let layered = try run(["query", map, "--csv", "-", "--keep", "name"], input: input)
         XCTAssertEqual(layered.stderr, "")
-        XCTAssertEqual(layered.stdout, "lat,lon,countries,marine,timezones,towns,countries.name,marine.name,timezones.name,towns.name\n"
-            + "36.14,-5.35,GI,Alboran Sea,Europe/Gibraltar,Gibraltar,Gibraltar,Alboran Sea,,\n"
-            + "30,-40,,North Atlantic Ocean,Etc/GMT+3,,,North Atlantic Ocean,,\n")
+        XCTAssertEqual(layered.stdout, "lat,lon,countries,marine,timezones,towns,states,countries.name,marine.name,timezones.name,towns.name,states.name\n"
+            + "36.14,-5.35,GI,Alboran Sea,Europe/Gibraltar,Gibraltar,,Gibraltar,Alboran Sea,,,\n"
+            + "30,-40,,North Atlantic Ocean,Etc/GMT+3,,,,North Atlantic Ocean,,,\n")
         XCTAssertEqual(layered.status, 0)
-        XCTAssertEqual(try run(["query", map, "36.14", "-5.35"]).stdout, "countries=GI marine=Alboran Sea timezones=Europe/Gibraltar towns=Gibraltar\n")
+        XCTAssertEqual(try run(["query", map, "36.14", "-5.35"]).stdout, "countries=GI marine=Alboran Sea timezones=Europe/Gibraltar towns=Gibraltar states=\n")
         let oneLayer = try run(["query", map, "--csv", "-", "--layer", "marine"], input: input)
         XCTAssertEqual(oneLayer.stdout, "lat,lon,id\n36.14,-5.35,Alboran Sea\n30,-40,North Atlantic Ocean\n")
     }

@@ -25,12 +25,22 @@ final class PlaceCommandLineTests: CommandLineTestCase {
     func testPlaceOnTheShippedMap() throws {
         let atSea = try run(["place", "30", "-40"])
         XCTAssertEqual(atSea.status, 0, atSea.stderr)
-        XCTAssertEqual(atSea.stdout, "timeZone          Etc/GMT+3\nocean             North Atlantic Ocean\n")
+        XCTAssertEqual(atSea.stdout, "timeZone                Etc/GMT+3\nocean                   North Atlantic Ocean\n")
         let json = try run(["place", "30", "-40", "--json"])
         XCTAssertTrue(json.stdout.hasPrefix("{\"isoCountryCode\":null,\"country\":null,\"administrativeArea\":null,\"administrativeAreaCode\":null,\"timeZone\":\"Etc/GMT+3\",\"ocean\":\"North Atlantic Ocean\",\"layers\":{"), json.stdout)
         let kehl = try run(["place", "48.5700", "7.8150", "--json"])
         XCTAssertTrue(kehl.stdout.contains("\"isoCountryCode\":\"DE\""), kehl.stdout)
         XCTAssertTrue(kehl.stdout.contains("\"locality\":\"Kehl\",\"localityDistance\":"), kehl.stdout)
+        XCTAssertTrue(kehl.stdout.contains("\"administrativeArea\":\"Baden-Wuerttemberg\",\"administrativeAreaCode\":\"DE-01\""), kehl.stdout)
+        // The state: a US state by its USPS code, its county; the country in another language.
+        let cupertino = try run(["place", "37.3", "-122.0"])
+        XCTAssertTrue(cupertino.stdout.contains("administrativeArea      CA\nadministrativeAreaCode  US-CA\nsubAdministrativeArea   Santa Clara County\n"), cupertino.stdout)
+        let munich = try run(["place", "48.14", "11.58", "--language", "de"])
+        XCTAssertTrue(munich.stdout.hasPrefix("isoCountryCode          DE\ncountry                 Deutschland\nadministrativeArea      Bavaria\n"), munich.stdout)
+        let suomi = try run(["place", "-", "--language", "fi"], input: "60.17 24.94\n")
+        XCTAssertTrue(suomi.stdout.hasPrefix("isoCountryCode=FI\tcountry=Suomi\t"), suomi.stdout)
+        XCTAssertEqual(try run(["place", "48.14", "11.58", "--language", "xx"]).stdout, try run(["place", "48.14", "11.58"]).stdout,
+                       "a language the map has no name in: the name as it is")
         // The default map still answers gmap query from its countries layer alone.
         XCTAssertEqual(try run(["query", "36.14", "-5.35"]).stdout, "GI\n")
     }
@@ -60,7 +70,7 @@ final class PlaceCommandLineTests: CommandLineTestCase {
         XCTAssertEqual(try run(["build", geojson, "-o", map, "-q"]).status, 0)
         let place = try run(["place", map, "36.14", "-5.35"])
         XCTAssertEqual(place.status, 0, place.stderr)
-        XCTAssertEqual(place.stdout, "isoCountryCode    GI\ncountry           Gibraltar\n")
+        XCTAssertEqual(place.stdout, "isoCountryCode          GI\ncountry                 Gibraltar\n")
         let sea = try run(["place", map, "30", "-40"])
         XCTAssertEqual(sea.status, 1)
         XCTAssertEqual(sea.stderr, "gmap: no feature of any layer contains (30, -40)\n")
@@ -73,9 +83,9 @@ final class PlaceCommandLineTests: CommandLineTestCase {
         XCTAssertEqual(try run(["query", world, "30", "-40", "--layer", "timezones", "--json"]).stdout, "{\"id\":\"Etc/GMT+3\",\"properties\":{}}\n")
         let layered = try run(["query", world, "36.14", "-5.35"])
         XCTAssertTrue(layered.stdout.hasPrefix("countries=GI marine="), layered.stdout)
-        let missing = try run(["query", world, "1", "1", "--layer", "states"])
+        let missing = try run(["query", world, "1", "1", "--layer", "roads"])
         XCTAssertEqual(missing.status, 2)
-        XCTAssertEqual(missing.stderr, "gmap: \(world) has no layer named 'states'; its layers are countries, marine, timezones, towns\n")
+        XCTAssertEqual(missing.stderr, "gmap: \(world) has no layer named 'roads'; its layers are countries, marine, timezones, towns, states\n")
     }
 
     /// `gmap place -`: one line per input line, each the one-point command's answer (JSON with

@@ -32,13 +32,13 @@ final class StackCommandLineTests: CommandLineTestCase {
 
     /// The city map's street fields, in the order gmap place prints them.
     static let cityFields = """
-        thoroughfare      Mannerheimintie
-        subThoroughfare   16
-        postalCode        00100
-        name              Mannerheimintie kaupunkipyöräasema
-        locality          Helsinki
-        localityDistance  242 m
-        subLocality       Keskusta
+        thoroughfare            Mannerheimintie
+        subThoroughfare         16
+        postalCode              00100
+        name                    Mannerheimintie kaupunkipyöräasema
+        locality                Helsinki
+        localityDistance        242 m
+        subLocality             Keskusta
 
         """
 
@@ -47,11 +47,11 @@ final class StackCommandLineTests: CommandLineTestCase {
         let stacked = try run(["place", "--map", city, "--map", state] + Self.point)
         XCTAssertEqual(stacked.status, 0, stacked.stderr)
         XCTAssertEqual(stacked.stdout, """
-            isoCountryCode    FI
-            country           Finland
-            administrativeArea  Uusimaa
+            isoCountryCode          FI
+            country                 Finland
+            administrativeArea      Uusimaa
             administrativeAreaCode  FI-18
-            timeZone          Europe/Helsinki
+            timeZone                Europe/Helsinki
 
             """ + Self.cityFields)
         // The same maps from $GMAP_MAP, in either order: the location map leads.
@@ -63,17 +63,20 @@ final class StackCommandLineTests: CommandLineTestCase {
         // Without the world: no country name, no time zone (the state's code still gives FI).
         let alone = try run(["place", "--map", state, "--map", city, "--no-world"] + Self.point)
         XCTAssertEqual(alone.stdout, """
-            isoCountryCode    FI
-            administrativeArea  Uusimaa
+            isoCountryCode          FI
+            administrativeArea      Uusimaa
             administrativeAreaCode  FI-18
 
             """ + Self.cityFields)
         // One --map: the city map and the world map.
         let one = try run(["place", "--map", city] + Self.point)
         XCTAssertEqual(one.stdout, """
-            isoCountryCode    FI
-            country           Finland
-            timeZone          Europe/Helsinki
+            isoCountryCode          FI
+            country                 Finland
+            administrativeArea      Uusimaa
+            administrativeAreaCode  FI-01
+            subAdministrativeArea   Helsinki
+            timeZone                Europe/Helsinki
 
             """ + Self.cityFields)
         XCTAssertEqual(try run(["place"] + Self.point, environment: ["GMAP_MAP": city + ":"]).stdout, one.stdout, "a list of one map")
@@ -81,7 +84,7 @@ final class StackCommandLineTests: CommandLineTestCase {
         XCTAssertEqual(try run(["place", city] + Self.point).stdout, Self.cityFields)
         XCTAssertEqual(try run(["place"] + Self.point, environment: ["GMAP_MAP": city]).stdout, Self.cityFields)
         // At sea, far from the city: the world map's fields only.
-        XCTAssertEqual(try run(["place", "--map", city, "30", "-40"]).stdout, "timeZone          Etc/GMT+3\nocean             North Atlantic Ocean\n")
+        XCTAssertEqual(try run(["place", "--map", city, "30", "-40"]).stdout, "timeZone                Etc/GMT+3\nocean                   North Atlantic Ocean\n")
         // The shipped map given with --map is not added again.
         let world = TestSupport.shippedMap
         XCTAssertEqual(try run(["place", "--map", city, "--map", world] + Self.point).stdout, one.stdout)
@@ -91,18 +94,18 @@ final class StackCommandLineTests: CommandLineTestCase {
         let (city, state) = try maps()
         let json = try run(["place", "--map", city, "--map", state, "--json"] + Self.point)
         XCTAssertEqual(json.status, 0, json.stderr)
-        XCTAssertEqual(json.stdout, """
-            {"isoCountryCode":"FI","country":"Finland","administrativeArea":"Uusimaa","administrativeAreaCode":"FI-18","timeZone":"Europe/Helsinki",\
-            "thoroughfare":"Mannerheimintie","subThoroughfare":"16","postalCode":"00100","name":"Mannerheimintie kaupunkipyöräasema","locality":"Helsinki",\
-            "localityDistance":242.3,"subLocality":"Keskusta","layers":{"areas":[],"roads":[{"id":"Mannerheimintie","properties":{"name":"Mannerheimintie",\
-            "class":"primary","intersections":"49,117,60,73,66,67,118,119;47,80,72,53,64,65,40,74,43"}}],"places":[{"id":"Mannerheimintie kaupunkipyöräasema",\
-            "properties":{"category":"amenity=bicycle_rental"}}],"addresses":[{"id":"Mannerheimintie","properties":{"housenumber":"16"}}],\
-            "postcodes":[{"id":"00100","properties":{}}],"intersections":[],"settlements":[{"id":"Helsinki","properties":{"place":"city"}},\
-            {"id":"Keskusta","properties":{"place":"neighbourhood"}}],"state":[{"id":"FI-18","properties":{"name":"Uusimaa"}}],\
-            "countries":[{"id":"FI","properties":{"name":"Finland","name_long":"Finland","name_en":"Finland","iso_a3":"FIN","adm0_a3":"FIN"}}],\
-            "marine":[],"timezones":[{"id":"Europe/Helsinki","properties":{}}],"towns":[]}}
-
-            """)
+        // The fields, then every layer of every map (the world map's countries with their names in other languages).
+        let head = #"{"isoCountryCode":"FI","country":"Finland","administrativeArea":"Uusimaa","administrativeAreaCode":"FI-18","timeZone":"Europe/Helsinki","#
+            + #""thoroughfare":"Mannerheimintie","subThoroughfare":"16","postalCode":"00100","name":"Mannerheimintie kaupunkipyöräasema","locality":"Helsinki","#
+            + #""localityDistance":242.3,"subLocality":"Keskusta","layers":{"areas":[],"roads":[{"id":"Mannerheimintie","properties":{"name":"Mannerheimintie","#
+            + #""class":"primary","intersections":"49,117,60,73,66,67,118,119;47,80,72,53,64,65,40,74,43"}}],"places":[{"id":"Mannerheimintie kaupunkipyöräasema","#
+            + #""properties":{"category":"amenity=bicycle_rental"}}],"addresses":[{"id":"Mannerheimintie","properties":{"housenumber":"16"}}],"#
+            + #""postcodes":[{"id":"00100","properties":{}}],"intersections":[],"settlements":[{"id":"Helsinki","properties":{"place":"city"}},"#
+            + #"{"id":"Keskusta","properties":{"place":"neighbourhood"}}],"state":[{"id":"FI-18","properties":{"name":"Uusimaa"}}],"#
+            + #""countries":[{"id":"FI","properties":{"name":"Finland","name_long":"Finland","name_en":"Finland","iso_a3":"FIN","adm0_a3":"FIN","#
+        XCTAssertTrue(json.stdout.hasPrefix(head), json.stdout)
+        XCTAssertTrue(json.stdout.contains(#""name:fi":"Suomi""#), json.stdout)
+        XCTAssertTrue(json.stdout.hasSuffix(#""marine":[],"timezones":[{"id":"Europe/Helsinki","properties":{}}],"towns":[],"states":[]}}"# + "\n"), json.stdout)
         // One map alone: its roads answer too (the street of the thoroughfare).
         let single = try run(["place", city, "--json"] + Self.point)
         XCTAssertTrue(single.stdout.contains("\"roads\":[{\"id\":\"Mannerheimintie\""), single.stdout)
@@ -117,7 +120,7 @@ final class StackCommandLineTests: CommandLineTestCase {
         let query = try run(["query", "--all", "--map", city, "--map", state] + Self.point)
         XCTAssertEqual(query.status, 0, query.stderr)
         XCTAssertEqual(query.stdout, "areas= roads=Mannerheimintie places=Mannerheimintie kaupunkipyöräasema addresses=Mannerheimintie postcodes=00100 "
-            + "intersections= settlements=Helsinki,Keskusta state=FI-18 countries=FI marine= timezones=Europe/Helsinki towns=\n")
+            + "intersections= settlements=Helsinki,Keskusta state=FI-18 countries=FI marine= timezones=Europe/Helsinki towns= states=\n")
         let lines = try run(["query", "--all", "-", "--map", city, "--no-world"], input: "60.1690 24.9396\n30 -40\n")
         XCTAssertEqual(lines.stdout, "areas= roads=Mannerheimintie places=Mannerheimintie kaupunkipyöräasema addresses=Mannerheimintie postcodes=00100 "
             + "intersections= settlements=Helsinki,Keskusta\nareas= roads= places= addresses= postcodes= intersections= settlements=\n")
@@ -128,6 +131,7 @@ final class StackCommandLineTests: CommandLineTestCase {
         let found = try run(["find", "--map", city, "--map", state, "uusimaa"])
         XCTAssertEqual(found.status, 0, found.stderr)
         XCTAssertEqual(found.stdout, "state\tFI-18\tUusimaa\tbbox 24.5,59.9,25.5,60.5\tlabel 60.2,25.0\n"
+            + "states\tUusimaa\t\tbbox 24.90595,60.25028,24.90595,60.25028\tlabel 60.25028,24.90595\n"
             + "places\tKiinteistöliitto Uusimaa\t\tbbox 24.9364673,60.1670343,24.9364673,60.1670343\tlabel 60.1670343,24.9364673\n")
         // The world map's exact match before the city map's prefix matches.
         let finland = try run(["find", "--map", city, "finland", "--limit", "2"])

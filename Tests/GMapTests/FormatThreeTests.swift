@@ -202,11 +202,11 @@ final class FormatThreeTests: XCTestCase {
         XCTAssertEqual(lines.geometryKind, .lines)
         XCTAssertEqual(lines.lookupAll(latitude: 0.5, longitude: 0.5), [])
         XCTAssertFalse(MapVerifier(map: lines).isSound, "polygon records read as lines break the lines rules")
-        bytes[Int(grid.offset) + FormatLayout.Grid.geometry] = 5 // the first kind after banded polygons (3.5)
+        bytes[Int(grid.offset) + FormatLayout.Grid.geometry] = 6 // the first kind after named compact points (3.6)
         XCTAssertThrowsError(try GMap(bytes: bytes)) { error in
-            XCTAssertEqual(error as? GMapError, .unsupportedGeometry(layer: "default", kind: 5))
-            XCTAssertTrue("\(error)".contains("geometry kind 5"), "\(error)")
-            XCTAssertTrue("\(error)".contains("banded polygons"), "\(error)")
+            XCTAssertEqual(error as? GMapError, .unsupportedGeometry(layer: "default", kind: 6))
+            XCTAssertTrue("\(error)".contains("geometry kind 6"), "\(error)")
+            XCTAssertTrue("\(error)".contains("named compact points"), "\(error)")
         }
         bytes[Int(grid.offset) + FormatLayout.Grid.geometry] = 9
         XCTAssertThrowsError(try GMap(bytes: bytes)) { error in

@@ -10,7 +10,7 @@ final class LocationMapErrorTests: XCTestCase {
         let world = try GMap(contentsOf: TestSupport.shippedMap)
         XCTAssertThrowsError(try MapLocationSource(map: world)) { error in
             XCTAssertEqual(error as? LocationMapError, .noRoadLayer(layers: ["countries", "marine", "timezones", "towns"]))
-            XCTAssertEqual("\(error)", "the map has no layer named 'roads' (its layers: countries, marine, timezones, towns); "
+            XCTAssertEqual("\(error)", "the map has no layer named 'roads' (its layers: countries, marine, timezones, towns, states); "
                 + "build a location map from OpenStreetMap data: gmap build --osm EXTRACT.osm.pbf -o MAP.gmap")
         }
     }

@@ -301,4 +301,51 @@ final class SpecExampleTests: CommandLineTestCase {
         XCTAssertEqual(try Data(contentsOf: plain).count, 1427)
         XCTAssertEqual(file.count, 994)
     }
+
+    // MARK: Format 3.6 (section 5.13)
+
+    /// Section 5.13: the command builds a 3.6 file whose lexicon is the bytes the spec labels
+    /// (offsets from the section's start), and which answers as the section says.
+    func testNamedCompactPointsExampleBytes() throws {
+        let output = temporary.appendingPathComponent("spec-example-36.gmap")
+        let input = TestSupport.fixtures.appendingPathComponent("spec-example-36.geojson")
+        let result = try run(["build", input.path, "-o", output.path, "--precision", "0.01", "--tile-size", "1",
+                              "--keep", "population", "--compact-points", "all", "--other-names", "alternatenames", "-q"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let file = [UInt8](try Data(contentsOf: output))
+        let map = try GMap(bytes: file)
+        XCTAssertEqual(map.formatVersion.minor, 6)
+        XCTAssertEqual(file.count, 1044)
+        XCTAssertEqual(MapVerifier(map: map).problems.map(\.description), [])
+        let info = try XCTUnwrap(map.sections.first { $0.tag == "NAME" })
+        let bytes = Array(file[Int(info.offset)..<Int(info.offset + info.length)])
+        var shown = 0, next = 0
+        for line in try specBlock(after: "The lexicon (`NAME`, 149 bytes; offsets from its start, hexadecimal)") {
+            let head = Self.columns(line, 0..<5)
+            let offset: Int
+            if head.hasPrefix("+"), let value = Int(head.dropFirst().prefix(2), radix: 16) {
+                offset = value
+            } else if head == "     " {
+                offset = next
+            } else {
+                continue
+            }
+            let hex = Self.columns(line, 5..<41).trimmingCharacters(in: .whitespaces)
+            guard let values = Self.hexBytes(hex), !values.isEmpty else { continue }
+            XCTAssertEqual(offset, next, "5.13 skips or repeats bytes: \(line)")
+            XCTAssertLessThanOrEqual(offset + values.count, bytes.count, String(line))
+            guard offset + values.count <= bytes.count else { continue }
+            XCTAssertEqual(values, Array(bytes[offset..<offset + values.count]), "Spec/FORMAT.md 5.13 shows wrong bytes: \(line)")
+            next = offset + values.count
+            shown += values.count
+        }
+        XCTAssertEqual(shown, bytes.count, "5.13 shows every byte of the lexicon")
+        func found(_ text: String) -> [String] { map.findMatches(text).map { "\($0.feature.index) \($0.match)" + ($0.otherName.map { " \($0)" } ?? "") } }
+        XCTAssertEqual(found("Port Neuf"), ["2 exact Port Neuf"])
+        XCTAssertEqual(found("port"), ["2 prefix Port Neuf"])
+        XCTAssertEqual(found("sainte-anne"), ["3 exact Sainte-Anne"])
+        XCTAssertEqual(found("ville"), [])
+        XCTAssertEqual(found("town"), ["0 words", "1 words"])
+        XCTAssertEqual(found("NP"), ["2 exact NP"])
+    }
 }

@@ -9,12 +9,13 @@ import GMapTestSupport
 final class WorldPlacemarkTests: XCTestCase {
     static let world = TestSupport.shippedMap
 
-    func testTheShippedMapHasItsFourLayersCountriesFirst() throws {
+    func testTheShippedMapHasItsFiveLayersCountriesFirst() throws {
         let map = try GMap(contentsOf: Self.world)
-        XCTAssertEqual(map.layerNames, ["countries", "marine", "timezones", "towns"])
+        XCTAssertEqual(map.layerNames, ["countries", "marine", "timezones", "towns", "states"])
         XCTAssertEqual(map.lookup(latitude: 36.14, longitude: -5.35)?.id, "GI")   // the first layer answers
-        XCTAssertLessThanOrEqual(map.byteCount, 10_000_000)
+        XCTAssertLessThanOrEqual(map.byteCount, 16_000_000)
         XCTAssertEqual(map.layer(named: "towns")?.geometryKind, .points)
+        XCTAssertNotNil(map.layer(named: "towns")?.lexiconKeyCount, "the towns are named compact points (3.6)")
     }
 
     func testKnownPlaces() throws {
@@ -23,8 +24,8 @@ final class WorldPlacemarkTests: XCTestCase {
         var rows = 0
         for line in text.split(separator: "\n") where !line.hasPrefix("#") && !line.isEmpty {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            XCTAssertEqual(fields.count, 6, String(line))
-            guard fields.count == 6, let latitude = Double(fields[0]), let longitude = Double(fields[1]) else { continue }
+            XCTAssertEqual(fields.count, 7, String(line))
+            guard fields.count == 7, let latitude = Double(fields[0]), let longitude = Double(fields[1]) else { continue }
             rows += 1
             let place = map.placemark(latitude: latitude, longitude: longitude)
             func expected(_ text: String) -> String? { text == "-" ? nil : text }
@@ -34,7 +35,8 @@ final class WorldPlacemarkTests: XCTestCase {
             XCTAssertEqual(place.locality, expected(fields[5]), "town at \(line)")
             XCTAssertEqual(place.locality == nil, place.localityDistance == nil)
             if let distance = place.localityDistance { XCTAssertLessThanOrEqual(distance, Placemark.localityRadius) }
-            XCTAssertNil(place.administrativeArea, "no state layer in the shipped map")
+            XCTAssertEqual(place.administrativeArea, expected(fields[6]), "state at \(line)")
+            XCTAssertEqual(place.administrativeArea == nil, place.administrativeAreaCode == nil)
         }
         XCTAssertGreaterThanOrEqual(rows, 60)
     }

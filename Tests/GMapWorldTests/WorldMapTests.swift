@@ -12,7 +12,7 @@ final class WorldMapTests: XCTestCase {
         let world = try WorldMap.open()
         XCTAssertEqual(world.lookup(latitude: 36.14, longitude: -5.35)?.id, "GI")
         XCTAssertEqual(world.lookup(latitude: 36.14, longitude: -5.35)?.property("name"), "Gibraltar")
-        XCTAssertEqual(world.layerNames, ["countries", "marine", "timezones", "towns"])
+        XCTAssertEqual(world.layerNames, ["countries", "marine", "timezones", "towns", "states"])
         XCTAssertEqual(world.placemark(latitude: 52.52, longitude: 13.405).timeZone, "Europe/Berlin")
     }
 

@@ -36,6 +36,11 @@ public enum FormatLayout {
     /// 8.5.1): every run of its records carries a band byte, so that a lookup skips the runs that
     /// cannot cross its path. A 3.5 file may hold everything 3.4 may.
     public static let minorVersionWithRunBands: UInt16 = 5
+    /// The minor version of a format 3 file with a layer of named compact points (3.6;
+    /// Spec/FORMAT.md 5.13): compact points whose name index is a lexicon of every name of its
+    /// features, their other names (other languages, abbreviations) among them. A 3.6 file may
+    /// hold everything 3.5 may.
+    public static let minorVersionWithLexicons: UInt16 = 6
     /// The minor version of a format 2 file with layers, label points and name indexes (2.1; see
     /// ``LayerRecord``). Larger minor versions are readable (they only add). A format 2 build without
     /// those additions (``minorVersionWithoutLayers``) is written as 2.0.
@@ -220,6 +225,43 @@ public enum FormatLayout {
         public static let maximumKeyStart = 255
         /// The most features a layer of compact points with a name index may have (24 bits).
         public static let maximumIndexedFeatures = 1 << 24
+    }
+
+    /// The lexicon of a layer of named compact points (3.6, Spec/FORMAT.md 5.13), which its
+    /// `LAYR` record names in place of a name index: every key of every name of the layer's
+    /// features, sorted, front-coded in blocks, each with the features it names.
+    public enum Lexicon {
+        /// `GRID` byte 26 of a layer of named compact points: compact points (5.12) whose
+        /// features also have other names, and whose names tag names a lexicon.
+        public static let geometry: UInt8 = 5
+        /// UInt32: number of entries.
+        public static let count = 0
+        /// UInt32: entries per block (1 … 256).
+        public static let blockSize = 4
+        /// UInt32: length of the entries, in bytes.
+        public static let entriesLength = 8
+        /// The length of the preamble; the blocks' offsets follow it.
+        public static let preambleLength = 12
+        /// The largest block size a reader accepts.
+        public static let maximumBlockSize = 256
+        /// The block size the reference writer uses.
+        public static let writtenBlockSize = 16
+        /// An entry's display form (the low 3 bits of its head): no other name has this key.
+        public static let noDisplay: UInt8 = 0
+        /// Display form: the other name is spelled as the key.
+        public static let displayAsKey: UInt8 = 1
+        /// Display form: the key with the first ASCII letter of each word in capitals.
+        public static let displayCapitalized: UInt8 = 2
+        /// Display form: the key with every ASCII letter in capitals.
+        public static let displayInCapitals: UInt8 = 3
+        /// Display form: the spelling follows, a varint length and its UTF-8 bytes.
+        public static let displaySpelled: UInt8 = 4
+        /// A posting's bit 1: the key is a key of one of the feature's other names, not of its id.
+        public static let otherNameBit: UInt64 = 2
+        /// A posting's bit 0: another posting of the entry follows.
+        public static let morePostingsBit: UInt64 = 1
+        /// The longest key a reader decodes (longer ones make the lexicon unreadable there).
+        public static let maximumKeyLength = 4096
     }
 
     /// Sizes and offsets of one `PROP` record. The section starts with UInt32 count and UInt32 record length.

@@ -27,8 +27,8 @@ public enum GeometryKind: UInt8, Sendable, CaseIterable {
 
     /// The kinds this reader reads, as the refusal of another one names them
     /// (``GMapError/unsupportedGeometry(layer:kind:)``); compact points (format 3.4) are points,
-    /// banded polygons (3.5) polygons.
-    public static let readableKinds = "polygons, banded polygons, lines, points and compact points"
+    /// banded polygons (3.5) polygons, named compact points (3.6) points.
+    public static let readableKinds = "polygons, banded polygons, lines, points, compact points and named compact points"
 
     /// The kind's name for messages: "polygons", "lines" or "points".
     public var name: String {

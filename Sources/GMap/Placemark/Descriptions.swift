@@ -26,7 +26,7 @@ extension Placemark: CustomStringConvertible {
         var parts = ["latitude: \(latitude)", "longitude: \(longitude)"]
         let fields: [(String, String?)] = [
             ("isoCountryCode", isoCountryCode), ("country", country), ("administrativeArea", administrativeArea),
-            ("administrativeAreaCode", administrativeAreaCode), ("timeZone", timeZone),
+            ("administrativeAreaCode", administrativeAreaCode), ("subAdministrativeArea", subAdministrativeArea), ("timeZone", timeZone),
             ("thoroughfare", thoroughfare), ("subThoroughfare", subThoroughfare), ("postalCode", postalCode), ("name", name),
             ("locality", locality), ("subLocality", subLocality), ("inlandWater", inlandWater), ("ocean", ocean),
         ]

@@ -13,7 +13,7 @@
 /// |---|---|
 /// | ``Placemark/isoCountryCode`` | a country code (of its country layer, or the first letters of a state's code) |
 /// | ``Placemark/country`` | a country name, and no country code other than the stack's |
-/// | ``Placemark/administrativeArea``, ``Placemark/administrativeAreaCode`` | either (both from that map) |
+/// | ``Placemark/administrativeArea``, ``Placemark/administrativeAreaCode``, ``Placemark/subAdministrativeArea`` | either of the first two (all three from that map) |
 /// | ``Placemark/timeZone`` | a time zone |
 /// | ``Placemark/thoroughfare``, ``Placemark/subThoroughfare`` | a thoroughfare (both from that map: a house number is never taken from another map's street) |
 /// | ``Placemark/postalCode`` | a postal code |
@@ -86,6 +86,12 @@ public struct MapStack: Sendable {
     /// of every map (in stack order) first, then prefix matches, then word matches. `layer`
     /// restricts the search to the layers of that name. At most `limit` features.
     public func find(_ text: String, layer: String? = nil, matching loosest: NameMatch = .words, limit: Int = Int.max) -> [Feature] {
+        findMatches(text, layer: layer, matching: loosest, limit: limit).map(\.feature)
+    }
+
+    /// The features ``find(_:layer:matching:limit:)`` finds, each with how its best name matched
+    /// and the other name that gave it, as ``GMap/findMatches(_:layer:matching:limit:)`` gives them.
+    public func findMatches(_ text: String, layer: String? = nil, matching loosest: NameMatch = .words, limit: Int = Int.max) -> [FoundFeature] {
         let query = NameQuery(text)
         guard !query.words.isEmpty, limit > 0 else { return [] }
         var searched: [GMap] = []
@@ -122,6 +128,7 @@ extension Placemark {
         if administrativeArea == nil, administrativeAreaCode == nil {
             administrativeArea = other.administrativeArea
             administrativeAreaCode = other.administrativeAreaCode
+            subAdministrativeArea = other.subAdministrativeArea
         }
         if timeZone == nil { timeZone = other.timeZone }
         if thoroughfare == nil {

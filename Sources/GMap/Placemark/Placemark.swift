@@ -61,6 +61,8 @@ public struct Placemark: Sendable {
     public var administrativeArea: String?
     /// The state, province or region's code, such as `US-TX`.
     public var administrativeAreaCode: String?
+    /// The county or other second-level region, such as `Santa Clara County` (the town layer's `admin2`).
+    public var subAdministrativeArea: String?
     /// The IANA time zone, such as `America/Chicago`.
     public var timeZone: String?
     /// At sea, the ocean or sea, such as `North Atlantic Ocean` (the marine layer).
@@ -130,18 +132,28 @@ public struct Placemark: Sendable {
     ///
     /// `previous` is a string whose storage the town's name may be written into (the locality of
     /// the placemark filled before), so that a name longer than 15 bytes needs no new storage.
-    mutating func fillLocality(from roles: PlacemarkLayers, reusing previous: String? = nil) {
+    mutating func fillLocality(from roles: PlacemarkLayers, reusing previous: String? = nil, states: ReusedTexts = ReusedTexts(),
+                               wantsLocality: Bool = true) {
         guard let index = roles.town, let values = roles.townValues else { return }
         let towns = roles.layers[index]
         let code = isoCountryCode
+        let wantsState = code != nil && administrativeArea == nil && administrativeAreaCode == nil
+        let wantsLocality = wantsLocality && locality == nil
+        guard wantsLocality || wantsState else { return }
         if towns.storage.layout.compactPoints != nil {
-            guard let (feature, distance) = Self.compactLocality(towns, values, code: code, latitude: latitude, longitude: longitude,
-                                                                candidates: &townCandidates) else { return }
-            var name = previous ?? ""
-            name.replaceWithUTF8(feature.propertyValueBytes(forKey: "name") ?? feature.idBytes)
-            locality = name
-            localityDistance = distance
-            answer(index, with: feature)
+            let found = Self.compactLocality(towns, values, code: code, latitude: latitude, longitude: longitude, candidates: &townCandidates)
+            if wantsLocality, let (feature, distance, _) = found {
+                var name = previous ?? ""
+                name.replaceWithUTF8(feature.propertyValueBytes(forKey: "name") ?? feature.idBytes)
+                locality = name
+                localityDistance = distance
+                answer(index, with: feature)
+            }
+            if wantsState, let code {
+                let nearest = found?.nearest ?? Self.nearestCompactTown(towns, values, code: code, latitude: latitude, longitude: longitude,
+                                                                        beyond: Self.localityRadius, candidates: &townCandidates)
+                if let nearest, let record = towns.compactRecord(nearest) { fillAdministration(values, record: record, country: code, reusing: states) }
+            }
             return
         }
         func inCountry(_ town: Int) -> Bool {
@@ -153,7 +165,19 @@ public struct Placemark: Sendable {
         let reach = Self.townReach(population: .max)
         var candidates = towns.nearestPoints(latitude: latitude, longitude: longitude, within: reach)
         guard let nearest = candidates.first(where: { inCountry($0.feature.index) })
-                ?? towns.nearestPoint(latitude: latitude, longitude: longitude, within: Self.localityRadius, where: inCountry) else { return }
+                ?? towns.nearestPoint(latitude: latitude, longitude: longitude, within: Self.localityRadius, where: inCountry) else {
+            if wantsState, let code {
+                for radius in Self.stateSearchRadii {
+                    if let town = towns.nearestPoint(latitude: latitude, longitude: longitude, within: radius, where: inCountry) {
+                        fillAdministration(of: town.feature, country: code)
+                        break
+                    }
+                }
+            }
+            return
+        }
+        if wantsState, let code { fillAdministration(of: nearest.feature, country: code) }
+        guard wantsLocality else { return }
         var chosen = nearest, chosenPopulation = values.population(nearest.feature.index)
         let preferred = nearest.distance * Self.localityPreference
         if preferred > reach { candidates = towns.nearestPoints(latitude: latitude, longitude: longitude, within: preferred) }
@@ -169,6 +193,82 @@ public struct Placemark: Sendable {
         locality = chosen.feature.property("name") ?? chosen.feature.id
         localityDistance = chosen.distance
         answer(index, with: chosen.feature)
+    }
+
+    /// How far the nearest town of the point's country is looked for, in turn, when none lies
+    /// within ``localityRadius``, to give the point's state (``fillAdministration(_:record:country:reusing:)``):
+    /// 150, 450 and 1,350 km.
+    public static let stateSearchRadii = [150_000.0, 450_000.0, 1_350_000.0]
+
+    /// The storage of a placemark's state and county texts, taken from the placemark filled before
+    /// (``MapStack/placemark(latitude:longitude:into:)``) so that writing them allocates nothing.
+    struct ReusedTexts {
+        var state: String?, code: String?, county: String?
+    }
+
+    /// Fills ``administrativeArea``, ``administrativeAreaCode`` and ``subAdministrativeArea`` from
+    /// a town of the country `country` (the state rule: the nearest town of the point's own
+    /// country; Docs/Shipped-map.md): its `admin1_code` after the country's code (`US-CA`), its
+    /// state as the code in the United States (USPS: `CA`) and as its `admin1` name elsewhere
+    /// (`Bavaria`; the code when it has no name), its `admin2` as the county. Nothing when the
+    /// town has no `admin1_code`. Read in place, written into the texts' storage of `reusing`.
+    mutating func fillAdministration(_ values: TownValues, record: CompactPointRecord, country: String, reusing: ReusedTexts) {
+        guard let column = values.stateCodeColumn, let stateCode = values.towns.compactValueBytes(of: record, column: column),
+              !stateCode.isEmpty else { return }
+        var code = reusing.code ?? ""
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(country.utf8.count + 1 + stateCode.count)
+        bytes.append(contentsOf: country.utf8)
+        bytes.append(0x2D)
+        bytes.append(contentsOf: stateCode)
+        bytes.withUnsafeBytes { code.replaceWithUTF8($0) }
+        administrativeAreaCode = code
+        var state = reusing.state ?? ""
+        let name = values.stateNameColumn.flatMap { values.towns.compactValueBytes(of: record, column: $0) }
+        state.replaceWithUTF8(country == "US" || name == nil || name?.isEmpty == true ? stateCode : name ?? stateCode)
+        administrativeArea = state
+        if let column = values.countyColumn, let county = values.towns.compactValueBytes(of: record, column: column), !county.isEmpty {
+            var text = reusing.county ?? ""
+            text.replaceWithUTF8(county)
+            subAdministrativeArea = text
+        }
+    }
+
+    /// ``fillAdministration(_:record:country:reusing:)`` from a town of a layer of points
+    /// (`admin1_code`, `admin1` and `admin2` properties).
+    mutating func fillAdministration(of town: Feature, country: String) {
+        var admin = TownAdministration(town)
+        admin.country = country
+        guard admin.stateCode != nil else { return }
+        administrativeAreaCode = admin.code
+        administrativeArea = admin.stateForm()
+        subAdministrativeArea = admin.county
+    }
+
+    /// The nearest town of the country `code` beyond `beyond` metres (none nearer), looked for
+    /// within each of ``stateSearchRadii`` in turn: its feature index, or nil when none is within
+    /// the largest.
+    static func nearestCompactTown(_ towns: GMap, _ values: TownValues, code: String, latitude: Double, longitude: Double, beyond: Double,
+                                   candidates: inout [CompactTown]) -> Int? {
+        let plane = LocalPlane(latitude: latitude, longitude: longitude)
+        for radius in stateSearchRadii where radius > beyond {
+            let slack = GMap.planarSlack(latitude: latitude, radius: radius)
+            candidates.removeAll(keepingCapacity: true)
+            towns.forEachCompactPoint(around: plane, within: radius, slack: slack) { feature, planar, x, y, record in
+                guard values.isInCountry(record, code: code) else { return }
+                candidates.append(CompactTown(feature: feature, planar: planar, x: x, y: y, population: 0, record: record))
+            }
+            guard let nearestPlanar = candidates.map(\.planar).min() else { continue }
+            let unitsPerDegree = Double(towns.quantizer.unitsPerDegree)
+            var best: (feature: Int, distance: Double)?
+            for town in candidates where town.planar <= nearestPlanar * slack + 0.05 {
+                let distance = Geodesic.distance(latitude: latitude, longitude: longitude,
+                                                 toLatitude: Double(town.y) / unitsPerDegree, longitude: Double(town.x) / unitsPerDegree)
+                if distance <= radius, best.map({ (distance, town.feature) < ($0.distance, $0.feature) }) ?? true { best = (town.feature, distance) }
+            }
+            if let best { return best.feature }
+        }
+        return nil
     }
 
     /// A town read in place from a layer of compact points by ``compactLocality(_:_:code:latitude:longitude:candidates:)``.
@@ -188,7 +288,7 @@ public struct Placemark: Sendable {
     /// general search.
     /// `candidates` is the storage the towns read are kept in (emptied first, its capacity kept).
     static func compactLocality(_ towns: GMap, _ values: TownValues, code: String?, latitude: Double, longitude: Double,
-                                candidates: inout [CompactTown]) -> (Feature, Double)? {
+                                candidates: inout [CompactTown]) -> (locality: Feature, distance: Double, nearest: Int)? {
         let reach = townReach(population: .max)
         let plane = LocalPlane(latitude: latitude, longitude: longitude)
         // The planar slack of the radius last read.
@@ -245,7 +345,7 @@ public struct Placemark: Sendable {
                   inCountry(town) else { continue }
             chosen = (town.feature, d, town.population)
         }
-        return (Feature(map: towns, index: chosen.feature), chosen.distance)
+        return (Feature(map: towns, index: chosen.feature), chosen.distance, nearest.feature)
     }
 
     /// A town's `population` property as a whole number (0 when it has none, or it is not one).
@@ -258,12 +358,17 @@ public struct Placemark: Sendable {
     struct TownValues: Sendable {
         let towns: GMap
         let populationColumn: Int?, countryColumn: Int?, isoColumn: Int?
+        /// The columns of the state rule (``Placemark/fillAdministration(_:record:country:reusing:)``).
+        let stateCodeColumn: Int?, stateNameColumn: Int?, countyColumn: Int?
 
         init(_ towns: GMap) {
             self.towns = towns
             populationColumn = towns.compactColumn(named: "population")
             countryColumn = towns.compactColumn(named: "country_code")
             isoColumn = towns.compactColumn(named: "iso_a2")
+            stateCodeColumn = towns.compactColumn(named: "admin1_code")
+            stateNameColumn = towns.compactColumn(named: "admin1")
+            countyColumn = towns.compactColumn(named: "admin2")
         }
 
         /// A compact record's population as a whole number (0 when it has none, or it is not one).
@@ -715,7 +820,8 @@ final class PlacemarkLayers: Sendable {
         }
         let otherLayers = Placemark.stateLayers + Placemark.timeZoneLayers + Placemark.marineLayers + Placemark.townLayers
         country = named(Placemark.countryLayers) ?? (layers.count == 1 && !otherLayers.contains(folded[0]) ? 0 : nil)
-        state = named(Placemark.stateLayers)
+        // A layer of states that are points (the world map's, for geocoding) holds no point.
+        state = named(Placemark.stateLayers).flatMap { kinds[$0]?.answersContainment ?? true ? $0 : nil }
         timeZone = named(Placemark.timeZoneLayers)
         marine = named(Placemark.marineLayers)
         town = named(Placemark.townLayers).flatMap { kinds[$0] == .points ? $0 : nil }
@@ -773,13 +879,18 @@ final class PlacemarkLayers: Sendable {
         // An empty placemark (nothing to copy) given the arrays and the town's name to reuse, taken
         // out of the old one so that they are its own and the locality rule changes them in place.
         var fresh = Placemark(latitude: latitude, longitude: longitude), locality: String?
+        var states = Placemark.ReusedTexts()
         swap(&fresh.answers, &answers)
         swap(&fresh.townCandidates, &placemark.townCandidates)
         swap(&locality, &placemark.locality)
+        swap(&states.state, &placemark.administrativeArea)
+        swap(&states.code, &placemark.administrativeAreaCode)
+        swap(&states.county, &placemark.subAdministrativeArea)
         swap(&placemark, &fresh)
         placemark.fillPolygonFields(from: self)
         placemark.fillStreetFields(from: self)
-        if needsLocality, placemark.locality == nil { placemark.fillLocality(from: self, reusing: locality) }
+        // The town layer gives the locality (unless a more detailed map of a stack gave one) and the state.
+        placemark.fillLocality(from: self, reusing: locality, states: states, wantsLocality: needsLocality)
     }
 }
 

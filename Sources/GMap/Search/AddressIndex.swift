@@ -91,6 +91,9 @@ struct AddressIndexReader {
     }
 
     /// The first record whose key is not below `key`.
+    /// The first street record whose key is not below `key`.
+    func lowerBound(of key: [UInt8]) -> Int { lowerBound(key) }
+
     private func lowerBound(_ key: [UInt8]) -> Int {
         var low = 0, high = streetCount
         while low < high {

@@ -55,6 +55,8 @@ extension NameFolding {
         package var part: Int
         /// Whether a full stop follows it directly (`Mannerheimint.`): it may be cut short.
         package var isAbbreviated: Bool
+        /// Whether it was typed as two or three capital letters A–Z (`TX`, `ON`, `USA`): a code.
+        package var isCode = false
 
         /// Whether it starts with an ASCII digit (a house number or a postal code does).
         package var startsWithDigit: Bool { bytes.first.map(NameFolding.isDigit) ?? false }
@@ -68,14 +70,19 @@ extension NameFolding {
         var parts: [String] = []
         var partText: [UInt8] = []
         var current: [UInt8] = []
+        var capitals = 0, others = 0  // of the word being read: capitals A–Z, and any other scalar
+        var wordCapitals: [Int] = []  // of each word: its capitals when it has nothing else
         var part = 0
         var afterWord = false  // the separators right after a word: the first may be a full stop
         func endWord() {
             if !current.isEmpty {
-                words.append(QueryWord(bytes: current, part: part, isAbbreviated: false))
+                words.append(QueryWord(bytes: current, part: part, isAbbreviated: false, isCode: others == 0 && capitals >= 2 && capitals <= 3))
+                wordCapitals.append(others == 0 ? capitals : 0)
                 current = []
                 afterWord = true
             }
+            capitals = 0
+            others = 0
         }
         func endPart() {
             parts.append(trimmed(partText))
@@ -98,11 +105,61 @@ extension NameFolding {
             }
             if isIgnorable(scalar) { continue }
             afterWord = false
+            if scalar.value >= 0x41 && scalar.value <= 0x5A { capitals += 1 } else { others += 1 }
             append(scalar, to: &current)
         }
         endWord()
         endPart()
-        return (words, parts)
+        return (joiningInitials(words, capitals: wordCapitals), parts)
+    }
+
+    /// The words with each run of two or more initials (letters each followed by a full stop, in
+    /// one part: `N.Y.C.`, `U.S.A.`) made one word (`nyc`), a code when they were capitals.
+    private static func joiningInitials(_ words: [QueryWord], capitals: [Int]) -> [QueryWord] {
+        func isInitial(_ index: Int) -> Bool {
+            words[index].isAbbreviated && words[index].bytes.count == 1 && words[index].bytes[0] >= 0x61 && words[index].bytes[0] <= 0x7A
+        }
+        var result: [QueryWord] = []
+        var index = 0
+        while index < words.count {
+            var end = index
+            while end < words.count, isInitial(end), words[end].part == words[index].part { end += 1 }
+            if end - index >= 2 {
+                let bytes = words[index..<end].flatMap(\.bytes)
+                let allCapitals = (index..<end).allSatisfy { capitals.indices.contains($0) && capitals[$0] == 1 }
+                result.append(QueryWord(bytes: bytes, part: words[index].part, isAbbreviated: false,
+                                        isCode: allCapitals && bytes.count <= 3))
+                index = end
+            } else {
+                result.append(words[index])
+                index += 1
+            }
+        }
+        return result
+    }
+
+    /// The key itself, then (for a key with an abbreviated word of a place name, or the word an
+    /// abbreviation stands for) the key with each such word the other way (at most two such words:
+    /// four keys): `st` and `saint`, `ste` and `sainte`, `mt` and `mount`, `ft` and `fort`. So
+    /// `St. Louis` finds `Saint Louis` and `Saint Petersburg` finds `St Petersburg`.
+    public static func abbreviationVariants(of key: [UInt8]) -> [[UInt8]] {
+        let pairs: [(short: [UInt8], long: [UInt8])] = [
+            (Array("st".utf8), Array("saint".utf8)), (Array("ste".utf8), Array("sainte".utf8)),
+            (Array("mt".utf8), Array("mount".utf8)), (Array("ft".utf8), Array("fort".utf8)),
+        ]
+        let words = key.split(separator: 0x20, omittingEmptySubsequences: false).map(Array.init)
+        var variants: [[[UInt8]]] = [words]
+        var changed = 0
+        for (position, word) in words.enumerated() where changed < 2 {
+            guard let other = pairs.first(where: { $0.short == word }).map(\.long) ?? pairs.first(where: { $0.long == word }).map(\.short) else { continue }
+            changed += 1
+            variants += variants.map { variant in
+                var copy = variant
+                copy[position] = other
+                return copy
+            }
+        }
+        return variants.map { Array($0.joined(separator: [0x20])) }
     }
 
     /// `bytes` without ASCII spaces and tabs at either end, as a `String`.

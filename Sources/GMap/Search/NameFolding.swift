@@ -214,6 +214,18 @@ public enum NameFolding {
         return keys
     }
 
+    /// Whether a name key (``isNameKey(_:)``) holds a name in a particular language other than
+    /// English: its base is `name_` or its whole key `name:` followed by a language code of two or
+    /// three letters (`name_de`, `NAME_JA`, `name:fr`, `name_zht`), not `name_en` or `name:en`. The
+    /// geocoder counts such a name for less when nothing matches whole, as a town's other names.
+    public static func isLanguageNameKey(_ key: String) -> Bool {
+        let folded = fold(key)
+        guard folded.count == 7 || folded.count == 8, folded.starts(with: Array("name".utf8)), folded[4] == 0x5F || folded[4] == 0x3A else { return false }
+        let language = folded[5...]
+        guard language.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else { return false }
+        return !language.elementsEqual("en".utf8)
+    }
+
     /// Whether a property key names a feature for the name index. Its *base*, the part before the
     /// first `:` (the whole key without one), compared without regard to ASCII case, is `name`,
     /// `admin`, starts with `name_` or `formal_`, or ends with `_name`: `name`, `NAME`, `name_en`,

@@ -8,9 +8,35 @@ public enum NameMatch: Int, Sendable, Hashable, Comparable, CaseIterable {
     /// Every word of the query's key is a prefix of some word of one whole key, in any order:
     /// "ivoire", "d ivo", "ivoire cote" for "Côte d'Ivoire".
     case words = 2
+    /// Geocoding only, when nothing matched otherwise: a whole key is within an edit or two of
+    /// the query's key (``TypoRule``): "londn" for "London". ``GMap/find(_:layer:matching:limit:)``
+    /// never gives it.
+    case typo = 3
 
     /// Better matches are smaller.
     public static func < (lhs: NameMatch, rhs: NameMatch) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A feature found by one of its names: how the name matched, and, when it was one of the
+/// feature's other names (a layer of named compact points, format 3.6), that name.
+public struct FoundFeature: Sendable {
+    /// The feature.
+    public var feature: Feature
+    /// How its best name matched.
+    public var match: NameMatch
+    /// The other name that matched (`Nueva York` for New York City), as the map spells it; nil
+    /// when the id or a name property matched.
+    public var otherName: String?
+    /// A ``NameMatch/typo``: how many edits its name is from the text (``TypoRule``); else 0.
+    public var edits: Int
+
+    /// A result from its parts.
+    public init(feature: Feature, match: NameMatch, otherName: String? = nil, edits: Int = 0) {
+        self.feature = feature
+        self.match = match
+        self.otherName = otherName
+        self.edits = edits
+    }
 }
 
 /// A query of the name index: its key (``NameFolding/normalized(_:)``), split into words.
@@ -69,6 +95,13 @@ extension GMap {
     /// first word, whose candidates are checked against their names; older files are scanned. An
     /// index written before word keys (5.10) finds names by their start only.
     public func find(_ text: String, layer: String? = nil, matching loosest: NameMatch = .words, limit: Int = Int.max) -> [Feature] {
+        findMatches(text, layer: layer, matching: loosest, limit: limit).map(\.feature)
+    }
+
+    /// The features ``find(_:layer:matching:limit:)`` finds, in its order, each with how its best
+    /// name matched and, when that was one of its other names (a layer of named compact points:
+    /// "Peking" for Beijing), that name as the map spells it.
+    public func findMatches(_ text: String, layer: String? = nil, matching loosest: NameMatch = .words, limit: Int = Int.max) -> [FoundFeature] {
         let query = NameQuery(text)
         guard !query.words.isEmpty, limit > 0 else { return [] }
         let searched: [GMap]
@@ -84,16 +117,101 @@ extension GMap {
     /// The matches of `query` in the layers `searched`: every layer's exact matches first, then
     /// prefix, then word matches (down to `loosest`), each rank in the layers' order; at most `limit`.
     /// ``find(_:layer:matching:limit:)`` and ``MapStack/find(_:layer:matching:limit:)`` rank alike.
-    static func ranked(_ query: NameQuery, in searched: [GMap], loosest: NameMatch, limit: Int) -> [Feature] {
-        let matches = searched.map { $0.matches(query, loosest: loosest) }
-        var found: [Feature] = []
-        for rank in NameMatch.allCases where rank <= loosest {
+    static func ranked(_ query: NameQuery, in searched: [GMap], loosest: NameMatch, limit: Int) -> [FoundFeature] {
+        let matches = searched.map { $0.nameMatches(query, loosest: loosest) }
+        var found: [FoundFeature] = []
+        for rank in NameMatch.allCases where rank <= loosest && rank != .typo {
             for (map, layerMatches) in zip(searched, matches) {
                 for match in layerMatches where match.match == rank {
-                    found.append(Feature(map: map, index: match.feature))
+                    found.append(FoundFeature(feature: Feature(map: map, index: match.feature), match: rank, otherName: match.otherName))
                     if found.count >= limit { return found }
                 }
             }
+        }
+        return found
+    }
+
+    /// This layer's features matching `query` no looser than `loosest`, each once with its best
+    /// match (the id's or a name property's before an other name's of the same rank) and the
+    /// other name that gave it, best first and then by feature index: through the lexicon of a
+    /// layer of named compact points (5.13), else as ``matches(_:loosest:)``.
+    func nameMatches(_ query: NameQuery, loosest: NameMatch) -> [(feature: Int, match: NameMatch, otherName: String?)] {
+        guard lexicon != nil else { return matches(query, loosest: loosest).map { ($0.feature, $0.match, nil) } }
+        var found: [(feature: Int, match: NameMatch, otherName: String?)] = []
+        // Exact and prefix matches: the whole keys (of ids and other names) that start with the query's key.
+        forEachLexiconEntry(withPrefix: query.key) { entry in
+            let match: NameMatch = entry.key == query.key ? .exact : .prefix
+            guard match <= loosest else { return false }
+            var spelling: String??
+            entry.forEachPosting { feature, otherName in
+                guard feature < featureCount else { return true }
+                if otherName, spelling == nil { spelling = .some(entry.otherNameSpelling()) }
+                found.append((feature, match, otherName ? spelling ?? nil : nil))
+                return true
+            }
+            return true
+        }
+        // Word matches, of the ids only: every candidate has a key starting with the first word
+        // (a whole key) or with a space and it (a word key), and is checked against its id.
+        if loosest >= .words, let first = query.words.first {
+            var candidates: [Int] = []
+            for prefix in [first, [0x20] + first] {
+                forEachLexiconEntry(withPrefix: prefix) { entry in
+                    entry.forEachPosting { feature, otherName in
+                        if !otherName, feature < featureCount { candidates.append(feature) }
+                        return true
+                    }
+                    return true
+                }
+            }
+            candidates.sort()
+            var previous = -1
+            for feature in candidates where feature != previous {
+                previous = feature
+                if query.match(Feature(map: self, index: feature)) == .words { found.append((feature, .words, nil)) }
+            }
+        }
+        // Each feature once, with its best match: by match, then the id before an other name, then the first met.
+        found.sort { a, b in
+            if a.feature != b.feature { return a.feature < b.feature }
+            if a.match != b.match { return a.match < b.match }
+            return a.otherName == nil && b.otherName != nil
+        }
+        var best: [(feature: Int, match: NameMatch, otherName: String?)] = []
+        for item in found where best.last?.feature != item.feature { best.append(item) }
+        var ordered: [(feature: Int, match: NameMatch, otherName: String?)] = []
+        for rank in NameMatch.allCases { ordered += best.filter { $0.match == rank } }
+        return ordered
+    }
+
+    /// The features of this layer whose whole key (5.10; of a layer of named compact points, also
+    /// the key of an other name, 5.13) is `key`, in feature order, each with the other name that
+    /// has the key (nil when the id or a name property has it): by the name index or the
+    /// lexicon, checked against the features' names; a layer without either is scanned.
+    func exactNameMatches(_ key: [UInt8]) -> [(feature: Int, otherName: String?)] {
+        guard lexicon != nil else {
+            var candidates: [Int] = []
+            if layout.names.count > 0 {
+                NameIndexReader(map: self).forEachExact(key) { feature in
+                    if feature < featureCount && !candidates.contains(feature) { candidates.append(feature) }
+                }
+                candidates.sort()
+            } else {
+                candidates = Array(0..<featureCount)
+            }
+            return candidates.filter { index in
+                let feature = Feature(map: self, index: index)
+                return NameFolding.wholeKeys(id: feature.id, names: feature.nameTexts).contains(key)
+            }.map { ($0, nil) }
+        }
+        var found: [(feature: Int, otherName: String?)] = []
+        guard !key.isEmpty, let table = lexicon, let entry = table.firstEntry(notBelow: key, in: span), entry.key == key else { return [] }
+        let spelling = entry.otherNameSpelling()
+        entry.forEachPosting { feature, otherName in
+            // A word key's postings are not whole keys of their features; an id's whole key is checked against the id.
+            guard feature < featureCount, otherName || NameFolding.wholeKeys(id: Feature(map: self, index: feature).id, names: []).contains(key) else { return true }
+            if found.last?.feature != feature { found.append((feature, otherName ? spelling : nil)) }
+            return true
         }
         return found
     }
@@ -171,7 +289,7 @@ struct NameIndexReader {
         return body(key)
     }
 
-    private func feature(at position: Int) -> Int? {
+    func feature(at position: Int) -> Int? {
         let layout = map.storage.layout
         let record = layout.names.offset + position * layout.names.recordLength
         if layout.compactPoints != nil { return map.compactNameEntry(position)?.feature }
@@ -218,8 +336,13 @@ struct NameIndexReader {
         return found
     }
 
+    /// The key of record `position`, or nil when it is corrupt.
+    func key(at position: Int) -> [UInt8]? {
+        withKey(at: position) { Array($0) }
+    }
+
     /// The first record whose key is not less than `key`.
-    private func lowerBound(_ key: [UInt8]) -> Int {
+    func lowerBound(_ key: [UInt8]) -> Int {
         var low = 0, high = map.layout.names.count
         while low < high {
             let middle = low + (high - low) / 2

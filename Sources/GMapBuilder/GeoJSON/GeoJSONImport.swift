@@ -31,12 +31,48 @@ public enum GeoJSONImport {
     /// kind's builder adds a GeoJSON feature of its kind. A ``BuildError`` of `add` names the feature.
     static func adding(_ feature: GeoJSONFeature, options: BuildOptions,
                        _ add: (_ id: String, _ properties: [SourceFeature.KeptProperty]) throws -> Void) throws {
+        try adding(feature, options: options) { id, properties, otherNames in
+            // Only a layer of compact points keeps other names (its lexicon).
+            if let first = otherNames.first, let key = options.otherNamesProperty {
+                throw BuildError("it has other names (\"\(key)\": \(InputExcerpt.text(first)), …), which only a layer of points written as compact points keeps (--compact-points); keep them here as name properties (name:de, alt_name) instead")
+            }
+            try add(id, properties)
+        }
+    }
+
+    /// As ``adding(_:options:_:)``, also with the feature's other names (``otherNames(of:id:options:)``).
+    static func adding(_ feature: GeoJSONFeature, options: BuildOptions,
+                       _ add: (_ id: String, _ properties: [SourceFeature.KeptProperty], _ otherNames: [String]) throws -> Void) throws {
         let id = try identifier(of: feature, options: options)
+        let otherNames = try otherNames(of: feature, id: id, options: options)
         do {
-            try add(id, keptProperties(of: feature, options: options))
+            try add(id, keptProperties(of: feature, options: options), otherNames)
         } catch let error as BuildError {
             throw BuildError("feature \(feature.index): \(error.description)")
         }
+    }
+
+    /// The feature's other names (``BuildOptions/otherNamesProperty``): the strings of that
+    /// property's array, or its one string, each once, empty ones and its id left out; none when
+    /// the options name no such property or the feature lacks it (or it is null). Any other
+    /// value is an error naming the feature.
+    static func otherNames(of feature: GeoJSONFeature, id: String, options: BuildOptions) throws -> [String] {
+        guard let key = options.otherNamesProperty, let value = feature.properties.first(where: { $0.key == key })?.value else { return [] }
+        var names: [String]
+        switch value {
+        case .null: return []
+        case .string(let text): names = [text]
+        case .other(let json):
+            guard let list = JSONStringArray.strings(json) else {
+                throw BuildError("feature \(feature.index): its other names \"\(key)\" are not an array of strings: \(InputExcerpt.text(json))")
+            }
+            names = list
+        default:
+            throw BuildError("feature \(feature.index): its other names \"\(key)\" are not an array of strings: \(text(of: value).0)")
+        }
+        var kept: [String] = []
+        for name in names where !name.isEmpty && name != id && !kept.contains(name) { kept.append(name) }
+        return kept
     }
 
     /// The text a JSON value is stored as, and its kind.
@@ -70,12 +106,14 @@ public enum GeoJSONImport {
     }
 
     static func keptProperties(of feature: GeoJSONFeature, options: BuildOptions) -> [SourceFeature.KeptProperty] {
-        let chosen: [(key: String, value: JSONValue)]
+        var chosen: [(key: String, value: JSONValue)]
         if let names = options.keptProperties {
             chosen = names.compactMap { name in feature.properties.first { $0.key == name } }
         } else {
             chosen = feature.properties
         }
+        // The other names are kept as names, never as a property.
+        if let other = options.otherNamesProperty { chosen.removeAll { $0.key == other } }
         return chosen.map { pair in
             let (value, kind) = text(of: pair.value)
             return SourceFeature.KeptProperty(key: pair.key, value: value, kind: kind)

@@ -142,12 +142,14 @@ public struct LayeredMapBuilder {
         reports[0].sectionSizes.append(("STRS", strings.bytes.count))
         // The least minor version that defines everything in the file: each layer's kind (lines or
         // points make it 3.1; polygons alone stay 3.0, byte for byte), parity groups (repeated
-        // slots: 3.2), an address index (3.3), a layer of compact points (3.4), banded polygons (3.5).
+        // slots: 3.2), an address index (3.3), a layer of compact points (3.4), banded polygons (3.5),
+        // named compact points (3.6).
         let needs = layers.map { $0.kind.minorVersion } + [
             reports.contains { $0.repeatsSlots } ? FormatLayout.minorVersionWithPartGroups : FormatLayout.minorVersion,
             writesAddressIndex ? FormatLayout.minorVersionWithAddressIndex : FormatLayout.minorVersion,
             reports.contains { $0.compactPoints } ? FormatLayout.minorVersionWithCompactPoints : FormatLayout.minorVersion,
             reports.contains { $0.runBands } ? FormatLayout.minorVersionWithRunBands : FormatLayout.minorVersion,
+            reports.contains { $0.lexicon } ? FormatLayout.minorVersionWithLexicons : FormatLayout.minorVersion,
         ]
         let minor = major >= 3 ? needs.max() ?? FormatLayout.minorVersion
             : indexes ? FormatLayout.minorVersionWithLayers : FormatLayout.minorVersionWithoutLayers

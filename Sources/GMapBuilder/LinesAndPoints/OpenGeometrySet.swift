@@ -11,6 +11,8 @@ struct OpenGeometrySet {
     let kind: GeometryKind
     var ids: [String] = []
     var properties: [[SourceFeature.KeptProperty]] = []
+    /// Per feature, its other names (points only; empty for most).
+    var otherNames: [[String]] = []
     var boxes: [TileBounds] = []
     /// Per feature, a point on it for `LABL`: the middle vertex of its first line, or its first point.
     var labels: [(x: Int64, y: Int64)] = []
@@ -31,7 +33,7 @@ struct OpenGeometrySet {
 
     /// Checks every position, then adds the feature's kept parts; a feature with none is dropped.
     mutating func append(id: String, properties: [SourceFeature.KeptProperty],
-                         parts: [[(longitude: Double, latitude: Double)]], quantizer: Quantizer) throws {
+                         parts: [[(longitude: Double, latitude: Double)]], quantizer: Quantizer, otherNames: [String] = []) throws {
         for (partIndex, part) in parts.enumerated() {
             for position in part where !Quantizer.isValid(latitude: position.latitude, longitude: position.longitude) {
                 let what = kind == .lines ? "line \(partIndex)" : "point \(partIndex)"
@@ -75,6 +77,7 @@ struct OpenGeometrySet {
         }
         ids.append(id)
         self.properties.append(properties)
+        self.otherNames.append(otherNames)
         boxes.append(box)
         labels.append(label)
         guard vertexCount < Int(UInt32.max) else { throw BuildError("more than 4 billion vertices") }

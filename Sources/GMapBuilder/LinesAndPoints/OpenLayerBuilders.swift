@@ -67,7 +67,8 @@ public struct PointLayerBuilder: Sendable {
     /// Adds one feature. Positions outside [-180, 180] × [-90, 90] or not finite are an error; a
     /// feature without points is left out.
     public mutating func add(_ feature: SourcePointFeature) throws {
-        try geometry.append(id: feature.id, properties: feature.properties, parts: [feature.points], quantizer: options.quantizer)
+        try geometry.append(id: feature.id, properties: feature.properties, parts: [feature.points], quantizer: options.quantizer,
+                            otherNames: feature.otherNames)
     }
 
     /// Records a fact about the build in the map's `META` section (used when this is the first layer).
@@ -111,8 +112,9 @@ extension PointLayerBuilder: LayerKindBuilder {
     /// Adds a feature's points; a feature of another geometry is counted in ``skippedGeometries``.
     public mutating func add(_ feature: GeoJSONFeature) throws {
         guard case .points(let points) = feature.geometry else { return skip(feature) }
-        try GeoJSONImport.adding(feature, options: options) { id, properties in
-            try add(SourcePointFeature(id: id, properties: properties, points: points.map { (longitude: $0.longitude, latitude: $0.latitude) }))
+        try GeoJSONImport.adding(feature, options: options) { id, properties, otherNames in
+            try add(SourcePointFeature(id: id, properties: properties, points: points.map { (longitude: $0.longitude, latitude: $0.latitude) },
+                                       otherNames: otherNames))
         }
     }
 
@@ -128,6 +130,7 @@ extension PointLayerBuilder: LayerKindBuilder {
     static func counts(_ report: BuildReport) -> String {
         "points: features \(report.featureCount), points \(report.vertexCount)"
             + (report.compactPoints ? ", compact (step \(report.pointStep) units)" : "")
+            + (report.lexicon ? ", \(report.otherNameCount) other names (format 3.6)" : "")
     }
 
     static func counts(_ report: ExportReport) -> String {
@@ -171,18 +174,33 @@ extension OpenGeometrySet {
         grid.subdirectoryCount = Int64(encoder.nodeCount)
         grid.topForm = TopDirectoryWriter.form(for: options.topDirectory, tiles: directory.count, tileBytes: encoder.blob.count)
         if compact { try CompactPointWriter.check(self) }
+        // Compact points with other names are named compact points (3.6): a lexicon for a name index.
+        let named = compact && indexes && otherNames.contains { !$0.isEmpty }
+        if named, !options.writesLexicons {
+            throw BuildError("its features have other names, which format 3.6 keeps (a lexicon) and readers of 3.0 to 3.5 do not read; build it without --format 3.4, or without --other-names")
+        }
+        if !compact, let feature = otherNames.firstIndex(where: { !$0.isEmpty }) {
+            throw BuildError("feature \(feature) (\(InputExcerpt.text(ids[feature]))) has other names, which only a layer of compact points keeps (--compact-points)")
+        }
         let order = Array(0..<featureCount)
         var sections: [(tag: UInt32, bytes: [UInt8])] = []
+        let geometryByte = named ? FormatLayout.Lexicon.geometry : compact ? FormatLayout.CompactPoints.geometry : nil
         sections.append((tags.grid, GridSectionWriter.bytes(grid, directory: directory, subdirectories: [], nodes: true, geometry: kind,
-                                                            geometryByte: compact ? FormatLayout.CompactPoints.geometry : nil)))
+                                                            geometryByte: geometryByte)))
         sections.append((tags.tiles, encoder.blob))
         var report = BuildReport()
         if compact {
             let step = CompactPointWriter.step(of: self)
-            let table = try CompactPointWriter.sections(self, order: encoder.compactOrder, step: step, indexes: indexes, strings: &strings)
+            let table = try CompactPointWriter.sections(self, order: encoder.compactOrder, step: step, indexes: indexes && !named, strings: &strings)
             sections.append((tags.features, table.points))
             sections.append((tags.properties, table.properties))
             if let names = table.names { sections.append((tags.names, names)) }
+            if named {
+                let lexicon = try LexiconWriter.section(ids: ids, otherNames: otherNames, order: encoder.compactOrder)
+                sections.append((tags.names, lexicon.bytes))
+                report.lexicon = true
+                report.otherNameCount = lexicon.otherNames
+            }
             report.compactPoints = true
             report.pointStep = step
         } else {

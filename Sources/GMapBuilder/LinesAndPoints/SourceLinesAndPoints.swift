@@ -27,11 +27,16 @@ public struct SourcePointFeature: Sendable {
     public var properties: [SourceFeature.KeptProperty]
     /// Its points, `(longitude, latitude)` in degrees (usually one; repeats after quantization are dropped).
     public var points: [(longitude: Double, latitude: Double)]
+    /// Its other names (another language's, an old one, an abbreviation), which only a layer of
+    /// compact points keeps: in its lexicon (format 3.6), where they find the feature as its id does.
+    public var otherNames: [String]
 
     /// A feature from its parts.
-    public init(id: String, properties: [SourceFeature.KeptProperty] = [], points: [(longitude: Double, latitude: Double)]) {
+    public init(id: String, properties: [SourceFeature.KeptProperty] = [], points: [(longitude: Double, latitude: Double)],
+                otherNames: [String] = []) {
         self.id = id
         self.properties = properties
         self.points = points
+        self.otherNames = otherNames
     }
 }

@@ -103,6 +103,9 @@ public struct MapVerifier {
             }
         }
         if layout.compactPoints != nil { checkCompactNameIndex() }
+        if let lexicon = layout.lexicon {
+            for problem in LexiconCheck.problems(map: map, table: lexicon, limit: limit) { report(problem.location, problem.offset, problem.reason) }
+        }
         var previous: (key: UnsafeRawBufferPointer, feature: UInt32)?
         let field = FormatLayout.NameRecord.self
         for index in 0..<layout.names.count where layout.compactPoints == nil {

@@ -296,11 +296,15 @@ extension GMap {
 
 extension GMap {
     /// A layer of compact points (format 3.4, Spec/FORMAT.md 5.12): the step its coordinates are
-    /// multiples of, in units, and whether it has a name index; nil for a layer of another kind
-    /// (``geometryKind`` is ``GeometryKind/points`` for both kinds of layers of points).
+    /// multiples of, in units, and whether it has a name index (or a lexicon); nil for a layer of
+    /// another kind (``geometryKind`` is ``GeometryKind/points`` for both kinds of layers of points).
     public var compactPoints: (step: Int64, hasNameIndex: Bool)? {
-        storage.layout.compactPoints.map { ($0.step, storage.layout.names.count > 0) }
+        storage.layout.compactPoints.map { ($0.step, storage.layout.names.count > 0 || storage.layout.lexicon.map { $0.count > 0 } ?? false) }
     }
+
+    /// A layer of named compact points (format 3.6, Spec/FORMAT.md 5.13): the number of keys of
+    /// its lexicon; nil for a layer of another kind.
+    public var lexiconKeyCount: Int? { storage.layout.lexicon?.count }
 }
 
 /// Where a layer of compact points keeps its parts, for tests that damage them.

@@ -21,6 +21,8 @@ struct LayerParts {
     var compactPoints: CompactPointTable? = nil
     /// Whether the layer's runs carry a band byte (banded polygons, 3.5).
     var runBands = false
+    /// A layer of named compact points (3.6): the lexicon its names tag names, in place of a name index.
+    var lexicon: LexiconTable? = nil
 
     /// Reads the sections `tags` names. The grid, tiles, features and properties are required.
     /// `usesNodes` says the file is format 3: its `GRID` holds only the top-level directory, and
@@ -99,8 +101,10 @@ struct LayerParts {
         var kind = GeometryKind(rawValue: geometryByte)
         var compactPoints: CompactPointTable?
         let features: RecordTable
-        if geometryByte == FormatLayout.CompactPoints.geometry {
-            // Its features tag names a point table (5.12), read as the layer's features.
+        let named = geometryByte == FormatLayout.Lexicon.geometry
+        if geometryByte == FormatLayout.CompactPoints.geometry || named {
+            // Its features tag names a point table (5.12), read as the layer's features; named
+            // compact points (3.6) are compact points whose names tag names a lexicon (5.13).
             let table = try CompactPointTable.read(file, try required(tags.features), name: SectionTag.name(of: tags.features))
             compactPoints = table
             features = RecordTable(count: table.count, offset: table.recordsOffset, recordLength: 0)
@@ -119,7 +123,10 @@ struct LayerParts {
         if tags.labels != 0, let range = ranges[tags.labels] {
             labels = try MapLayout.table(file, range, name: SectionTag.name(of: tags.labels), minimumRecord: FormatLayout.LabelRecord.length)
         }
-        if tags.names != 0, let range = ranges[tags.names] {
+        var lexicon: LexiconTable?
+        if named, tags.names != 0, let range = ranges[tags.names] {
+            lexicon = try LexiconTable.read(file, range, name: SectionTag.name(of: tags.names))
+        } else if tags.names != 0, let range = ranges[tags.names] {
             names = try MapLayout.table(file, range, name: SectionTag.name(of: tags.names),
                                         minimumRecord: compactPoints == nil ? FormatLayout.NameRecord.length : FormatLayout.CompactPoints.nameRecordMinimum)
         }
@@ -130,6 +137,7 @@ struct LayerParts {
             kind: kind, geometryByte: geometryByte)
         parts.compactPoints = compactPoints
         parts.runBands = geometryByte == RunBand.geometry
+        parts.lexicon = lexicon
         return parts
     }
 }

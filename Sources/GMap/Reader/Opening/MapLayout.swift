@@ -113,6 +113,9 @@ struct MapLayout: Sendable {
     /// Whether every run of the layer's records carries a band byte: a layer of banded polygons
     /// (3.5, `GRID` byte 26 = 4, ``RunBand``), whose ``kind`` is polygons.
     @usableFromInline var runBands = false
+    /// A layer of named compact points (3.6): its lexicon (Spec/FORMAT.md 5.13), which stands for
+    /// its name index (``names`` is then empty).
+    @usableFromInline var lexicon: LexiconTable? = nil
     /// Where that point table's section lies (offset −1 for other layers).
     @usableFromInline var compactPointsSection: (offset: Int, length: Int) = (-1, 0)
     /// The file's address index (`ADDR`, 3.3), if any: the same in every layer's layout.
@@ -240,6 +243,7 @@ struct MapLayout: Sendable {
             ))
             layouts[layouts.count - 1].compactPoints = parts.compactPoints
             layouts[layouts.count - 1].runBands = parts.runBands
+            layouts[layouts.count - 1].lexicon = parts.lexicon
             if parts.compactPoints != nil, let range = ranges[entry.tags.features] { layouts[layouts.count - 1].compactPointsSection = range }
         }
         if let range = ranges[SectionTag.addressIndex.rawValue] {

@@ -1,0 +1,198 @@
+// The lexicon of a layer of named compact points (format 3.6, Spec/FORMAT.md 5.13).
+
+/// Where a lexicon's parts lie, read and checked on open in O(1): the preamble, the blocks'
+/// offsets and the entries.
+@usableFromInline
+struct LexiconTable: Sendable, Equatable {
+    /// The number of entries (distinct keys).
+    @usableFromInline var count: Int
+    /// Entries per block: each block's first entry is stored whole, so a search starts there.
+    @usableFromInline var blockSize: Int
+    /// Absolute offsets of the blocks' offsets and of the entries.
+    @usableFromInline var blocksOffset: Int
+    @usableFromInline var entriesOffset: Int
+    @usableFromInline var entriesEnd: Int
+
+    /// The number of blocks: `⌈count / blockSize⌉`.
+    var blockCount: Int { (count + blockSize - 1) / blockSize }
+
+    /// Reads and checks the preamble of the lexicon in `range` (section `name`): that the block
+    /// size is in range and that the blocks' offsets and the entries fit.
+    static func read(_ file: ByteSpan, _ range: (offset: Int, length: Int), name: String) throws(GMapError) -> LexiconTable {
+        let field = FormatLayout.Lexicon.self, base = range.offset
+        guard range.length >= field.preambleLength, let count = file.getUInt32(at: base + field.count),
+              let blockSize = file.getUInt32(at: base + field.blockSize), let entriesLength = file.getUInt32(at: base + field.entriesLength) else {
+            throw .malformed(part: "section \(name)", offset: UInt64(base), reason: "shorter than its \(field.preambleLength)-byte lexicon preamble")
+        }
+        guard blockSize >= 1, blockSize <= UInt32(field.maximumBlockSize) else {
+            throw .malformed(part: "section \(name)", offset: UInt64(base + field.blockSize),
+                             reason: "lexicon block size \(blockSize) is outside 1…\(field.maximumBlockSize)")
+        }
+        let blocks = (UInt64(count) + UInt64(blockSize) - 1) / UInt64(blockSize)
+        guard UInt64(field.preambleLength) + blocks * 4 + UInt64(entriesLength) <= UInt64(range.length) else {
+            throw .malformed(part: "section \(name)", offset: UInt64(base),
+                             reason: "\(blocks) blocks and \(entriesLength) bytes of lexicon entries do not fit in \(range.length) bytes")
+        }
+        let blocksOffset = base + field.preambleLength, entriesOffset = blocksOffset + Int(blocks) * 4
+        return LexiconTable(count: Int(count), blockSize: Int(blockSize), blocksOffset: blocksOffset, entriesOffset: entriesOffset,
+                            entriesEnd: entriesOffset + Int(entriesLength))
+    }
+}
+
+/// Reads a lexicon's entries forward from the start of a block: the one way entries are read.
+/// Each ``next()`` decodes one entry's key (front-coded against the entry before it), its display
+/// form and where its postings start, and skips its postings.
+struct LexiconCursor {
+    let table: LexiconTable
+    let file: ByteSpan
+    /// The entry ``next()`` reads.
+    private(set) var index: Int
+    /// Where that entry starts (absolute).
+    private(set) var position: Int
+    /// Where the entry last read starts (absolute).
+    private(set) var entryStart = 0
+    /// The key of the entry last read.
+    private(set) var key: [UInt8] = []
+    /// The entry last read: its display form (``FormatLayout/Lexicon``), where its spelling lies
+    /// (form ``FormatLayout/Lexicon/displaySpelled``), and where its postings start.
+    private(set) var display: UInt8 = 0
+    private(set) var spelling: (offset: Int, length: Int) = (0, 0)
+    private(set) var postings = 0
+
+    /// A cursor at the first entry of block `block`; nil when there is no such block or its offset
+    /// lies outside the entries.
+    init?(table: LexiconTable, file: ByteSpan, block: Int) {
+        guard block >= 0, block < table.blockCount, let start = file.getUInt32(at: table.blocksOffset + block * 4),
+              UInt64(start) <= UInt64(table.entriesEnd - table.entriesOffset) else { return nil }
+        self.table = table
+        self.file = file
+        index = block * table.blockSize
+        position = table.entriesOffset + Int(start)
+        key.reserveCapacity(64)
+    }
+
+    /// Whether another entry follows the one last read.
+    var hasNext: Bool { index < table.count }
+
+    /// Reads entry ``index`` (its key into ``key``) and moves to the next; false at the end, or
+    /// when the entry cannot be read (it reaches past the entries, shares more bytes than the key
+    /// before it has, or a block's first entry shares any, its key is empty or longer than
+    /// ``FormatLayout/Lexicon/maximumKeyLength``, its display form is not known, or a posting
+    /// cannot be read): a damaged lexicon ends there.
+    mutating func next() -> Bool {
+        guard index < table.count else { return false }
+        entryStart = position
+        var cursor = VarintCursor(base: file.base, position: position, end: table.entriesEnd)
+        guard let shared = cursor.readVarint(), let head = cursor.readVarint() else { return false }
+        let tailLength = head >> 3, form = UInt8(head & 7)
+        let first = index % table.blockSize == 0
+        guard first ? shared == 0 : shared <= UInt64(key.count), tailLength <= UInt64(cursor.remaining),
+              shared + tailLength >= 1, shared + tailLength <= UInt64(FormatLayout.Lexicon.maximumKeyLength),
+              form <= FormatLayout.Lexicon.displaySpelled else { return false }
+        key.removeSubrange(Int(shared)...)
+        key.append(contentsOf: UnsafeRawBufferPointer(start: file.base + cursor.position, count: Int(tailLength)))
+        cursor.position += Int(tailLength)
+        display = form
+        spelling = (0, 0)
+        if form == FormatLayout.Lexicon.displaySpelled {
+            guard let length = cursor.readVarint(), length <= UInt64(cursor.remaining) else { return false }
+            spelling = (cursor.position, Int(length))
+            cursor.position += Int(length)
+        }
+        postings = cursor.position
+        // Skip the postings: every one but the last has its "more" bit.
+        while true {
+            guard let posting = cursor.readVarint() else { return false }
+            if posting & FormatLayout.Lexicon.morePostingsBit == 0 { break }
+        }
+        position = cursor.position
+        index += 1
+        return true
+    }
+
+    /// Calls `body` with each posting of the entry last read, in order: its feature and whether
+    /// the key is of one of the feature's other names (else of its id); stops early when `body`
+    /// returns false. Features are the running sums of the postings' differences; one too large
+    /// for an `Int` ends the list.
+    func forEachPosting(_ body: (_ feature: Int, _ otherName: Bool) -> Bool) {
+        var cursor = VarintCursor(base: file.base, position: postings, end: table.entriesEnd)
+        var feature: UInt64 = 0
+        while let posting = cursor.readVarint() {
+            let (sum, overflow) = feature.addingReportingOverflow(posting >> 2)
+            guard !overflow, sum <= UInt64(Int32.max) else { return }
+            feature = sum
+            guard body(Int(feature), posting & FormatLayout.Lexicon.otherNameBit != 0) else { return }
+            if posting & FormatLayout.Lexicon.morePostingsBit == 0 { return }
+        }
+    }
+
+    /// The spelling of the other names whose key is the entry last read's, from its display form:
+    /// the key itself, its words capitalized (ASCII letters), in capitals, or the stored spelling;
+    /// nil for an entry no other name has.
+    func otherNameSpelling() -> String? {
+        let lexicon = FormatLayout.Lexicon.self
+        switch display {
+        case lexicon.displayAsKey:
+            return String(decoding: key, as: UTF8.self)
+        case lexicon.displayCapitalized:
+            var bytes = key
+            for index in bytes.indices where (index == 0 || bytes[index - 1] == 0x20) && bytes[index] >= 0x61 && bytes[index] <= 0x7A {
+                bytes[index] -= 0x20
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        case lexicon.displayInCapitals:
+            return String(decoding: key.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+        case lexicon.displaySpelled:
+            return file.getBytes(at: spelling.offset, length: spelling.length).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        default:
+            return nil
+        }
+    }
+}
+
+extension LexiconTable {
+    /// Byte-wise lexicographic order of `lhs` and `rhs`: negative, zero or positive.
+    static func compare(_ lhs: [UInt8], _ rhs: [UInt8]) -> Int {
+        lhs.withUnsafeBufferPointer { a in
+            rhs.withUnsafeBufferPointer { b in
+                let common = min(a.count, b.count)
+                for index in 0..<common where a[index] != b[index] { return a[index] < b[index] ? -1 : 1 }
+                return a.count - b.count
+            }
+        }
+    }
+
+    /// A cursor whose entry last read is the first whose key is not below `key`: a binary search
+    /// over the blocks' first keys, then a walk in the block. Nil when every key is below `key`,
+    /// or when an entry the search needs cannot be read.
+    func firstEntry(notBelow key: [UInt8], in file: ByteSpan) -> LexiconCursor? {
+        guard blockCount > 0 else { return nil }
+        // The last block whose first key is below `key` (or block 0).
+        var low = 0, high = blockCount
+        while high - low > 1 {
+            let middle = low + (high - low) / 2
+            guard var probe = LexiconCursor(table: self, file: file, block: middle), probe.next() else { return nil }
+            if Self.compare(probe.key, key) < 0 { low = middle } else { high = middle }
+        }
+        guard var cursor = LexiconCursor(table: self, file: file, block: low) else { return nil }
+        while cursor.next() {
+            if Self.compare(cursor.key, key) >= 0 { return cursor }
+        }
+        return nil
+    }
+}
+
+extension GMap {
+    /// This layer's lexicon (a layer of named compact points, 3.6), if any.
+    var lexicon: LexiconTable? { storage.layout.lexicon }
+
+    /// Calls `body` for each entry of this layer's lexicon whose key starts with `prefix` (every
+    /// entry for an empty prefix), in key order, with a cursor at that entry; stops when `body`
+    /// returns false. Nothing for a layer without a lexicon.
+    func forEachLexiconEntry(withPrefix prefix: [UInt8], _ body: (_ entry: LexiconCursor) -> Bool) {
+        guard let table = lexicon, var cursor = table.firstEntry(notBelow: prefix, in: span) else { return }
+        repeat {
+            guard cursor.key.starts(with: prefix), body(cursor) else { return }
+        } while cursor.next()
+    }
+}
