@@ -165,7 +165,7 @@ final class GeocodeDatasetTests: XCTestCase {
                 street += 1
             } else if let typed, matches.allSatisfy({ match in
                 let found = NameFolding.normalized(match.thoroughfare ?? match.name)
-                return match.match == .typo && TypoRule.distance(found, typed) <= TypoRule.allowedEdits(letters: TypoRule.letters(of: found))
+                return match.match == .typo && TypoRule.accepts(found, asTypoOf: typed)
             }) {
                 typos += 1
                 if let meant, matches.contains(where: { Self.isAddress($0, street: meant.street ?? "", number: meant.houseNumber) }) { corrected += 1 }

@@ -118,7 +118,7 @@ final class GeocodeCommandLineTests: CommandLineTestCase {
         XCTAssertEqual(london.stdout, "town\tLondon\t42.98339,-81.23304\tCA\tOntario\n")
         XCTAssertEqual(london.stderr, "gmap: the map knows nothing of 'ON': left aside\n")
         // A typo, marked so; coordinates answer as the point.
-        XCTAssertEqual(try first("Londn"), "town\tLondon\t51.50853,-0.12574\tGB\tEngland\t(spelled so)")
+        XCTAssertEqual(try first("Lodnon"), "town\tLondon\t51.50853,-0.12574\tGB\tEngland\t(spelled so)")
         XCTAssertEqual(try first("60.1690, 24.9396"), "coordinates\tHelsinki\t60.169,24.9396\tFI\tUusimaa")
         // JSON says which name matched, and the state's fields.
         let json = try run(["geocode", "Peking", "--limit", "1", "--json"])
@@ -145,7 +145,7 @@ final class GeocodeCommandLineTests: CommandLineTestCase {
         XCTAssertEqual(try run(["geocode", "--map", map, "Kaivokatu 1, Tampere"]).status, 1)
         // --region: of the towns named Paris, the one in the region first.
         result = try run(["geocode", "Paris", "--region", "33.66,-95.55,50000", "--limit", "1"])
-        XCTAssertEqual(result.stdout, "town\tParis\t33.66094,-95.55551\tUS\tTX\n")
+        XCTAssertEqual(result.stdout, "town\tParis\t33.66094,-95.55551\tUS\tTX\t522 m\n")
         try assertFails(["geocode", "Paris", "--region", "33.66,-95.55"], stderr: "gmap: --region '33.66,-95.55' must be LAT,LON,METRES (a point and a radius above 0 in metres)\n")
         try assertFails(["geocode", map, "Kaivokatu 1", "--city", "Helsinki"], stderr: "gmap: give the address either as TEXT or in fields (--street, --city, …), not both\n")
     }

@@ -21,8 +21,10 @@ final class LexiconTests: XCTestCase {
         var towns: [SourcePointFeature] = []
         for index in 0..<count {
             let others = random.below(3) == 0 ? (0..<(1 + random.below(4))).map { _ in random.below(5) == 0 ? name().uppercased() : name() } : []
+            // Points on a grid of 1e-5°, which the map stores exactly.
+            func coordinate() -> Double { Double(Int(((random.unit() * 2 - 1) * 30 * 1e5).rounded())) / 1e5 }
             towns.append(SourcePointFeature(id: name(), properties: [SourceFeature.KeptProperty(key: "population", value: String(index * 37 % 9_000), kind: .number)],
-                                            points: [(longitude: (random.unit() * 2 - 1) * 30, latitude: (random.unit() * 2 - 1) * 30)], otherNames: others))
+                                            points: [(longitude: coordinate(), latitude: coordinate())], otherNames: others))
         }
         return towns
     }
@@ -124,25 +126,34 @@ final class LexiconTests: XCTestCase {
     }
 
     /// Every single-bit flip of the lexicon, its CRC made good again (as a careful attacker or a
-    /// buggy tool would): no search crashes, and a mutant the verifier passes finds, for every
-    /// key and start of the original, the same features (a spelling may change case: the display
-    /// forms 1 to 3 differ only in it, which no check can see).
+    /// buggy tool would): no search crashes, and a mutant the verifier passes finds every id by
+    /// its whole keys and their starts as the original does. What the file holds nowhere else
+    /// cannot be checked: an other name's key (a changed letter that keeps the keys in order),
+    /// which feature it names, and the case of its spelling (display forms 1 to 3); those flips
+    /// are counted, not failed (Spec/FORMAT.md 13.3).
     func testEveryBitFlipIsCaughtOrHarmless() throws {
         let towns = Self.towns(count: 60, seed: 36)
         let (map, bytes) = try Self.build(towns)
         let section = try XCTUnwrap(map.sections.first { $0.tag == "NAME" })
-        let texts = Set(towns.flatMap { [$0.id] + $0.otherNames }).sorted()
+        let texts = Set(towns.map(\.id)).sorted()
         func answers(_ map: GMap) -> [String] {
             texts.flatMap { text -> [String] in
                 let key = NameFolding.normalized(text)
                 return [map.findMatches(text, matching: .exact), map.findMatches(String(text.prefix(2)), matching: .prefix)].map { found in
-                    found.map { "\($0.feature.index):\(NameFolding.normalized($0.otherName ?? ""))" }.sorted().joined(separator: ",") + " for " + String(decoding: key, as: UTF8.self)
+                    found.filter { $0.otherName == nil }.map { "\($0.feature.index)" }.sorted().joined(separator: ",") + " for " + String(decoding: key, as: UTF8.self)
                 }
             }
         }
         let expected = answers(map)
-        var caught = 0, harmless = 0, changed: [String] = []
-        for bit in 0..<Int(section.length) * 8 {
+        let others = towns.flatMap(\.otherNames)
+        func otherAnswers(_ map: GMap) -> [String] {
+            others.map { text in map.findMatches(text, matching: .exact).map { "\($0.feature.index) \($0.otherName ?? "")" }.joined(separator: ",") }
+        }
+        let expectedOthers = otherAnswers(map)
+        var caught = 0, harmless = 0, otherNames = 0, changed: [String] = []
+        // Every bit with GMAP_LONG_TESTS=1, every third by default, every twentieth under a sanitizer.
+        let stride = TestSupport.underSanitizer ? 20 : TestSupport.longTests ? 1 : 3
+        for bit in Swift.stride(from: 0, to: Int(section.length) * 8, by: stride) {
             var mutant = bytes
             mutant[Int(section.offset) + bit / 8] ^= UInt8(1 << (bit % 8))
             mutant = FormatThreeTests.resealed(mutant)
@@ -154,12 +165,12 @@ final class LexiconTests: XCTestCase {
             if !sound {
                 caught += 1
             } else if found == expected {
-                harmless += 1
+                if otherAnswers(damaged) == expectedOthers { harmless += 1 } else { otherNames += 1 }
             } else {
                 changed.append("bit \(bit) (byte \(bit / 8))")
             }
         }
-        print("lexicon bit flips: \(caught) caught, \(harmless) passed the verifier and changed no answer, \(changed.count) passed and changed one")
+        print("lexicon bit flips: \(caught) caught, \(harmless) passed the verifier and changed no answer, \(otherNames) passed and changed only an other name's answer (its key, feature or spelling), \(changed.count) passed and changed an id's")
         XCTAssertEqual(changed, [])
     }
 }

@@ -129,14 +129,20 @@ extension Geocoder {
         guard TypoRule.letters(of: key) >= TypoRule.minimumLetters else { return [] }
         var walk = TypoWalk(query: key)
         if let index {
-            var record = index.lowerBound(of: [0x21])
-            while record < index.streetCount, let current = index.key(at: record).map(Array.init) {
-                let visit = walk.visit(current)
-                if case .match(let distance) = visit, current != key { found.append((current, distance)) }
-                if case .prune(let bytes) = visit {
-                    guard let next = TypoWalk.successor(of: current.prefix(bytes)) else { break }
+            var record = index.lowerBound(of: walk.start)
+            walking: while record < index.streetCount, let current = index.key(at: record).map(Array.init) {
+                switch walk.visit(current) {
+                case .match(let distance):
+                    if current != key { found.append((current, distance)) }
+                    record += 1
+                case .prune(let bytes):
+                    guard let next = TypoWalk.successor(of: current.prefix(bytes)) else { break walking }
                     record = max(record + 1, index.lowerBound(of: next))
-                } else {
+                case .jump(let bytes, let letter):
+                    record = max(record + 1, index.lowerBound(of: TypoWalk.key(current.prefix(bytes), then: letter)))
+                case .done:
+                    break walking
+                case .miss:
                     record += 1
                 }
             }

@@ -778,7 +778,7 @@ struct Geocoder {
         let query = NameQuery(String(decoding: key, as: UTF8.self))
         for whole in NameFolding.wholeKeys(id: feature.id, names: own) {
             if match == .typo {
-                if TypoRule.distance(whole, key) <= TypoRule.allowedEdits(letters: TypoRule.letters(of: whole)) { return true }
+                if whole == key || TypoRule.accepts(whole, asTypoOf: key) { return true }
             } else if query.match(whole) != nil {
                 return true
             }

@@ -151,24 +151,40 @@ extension GMap {
             }
             return true
         }
-        // Word matches, of the ids only: every candidate has a key starting with the first word
-        // (a whole key) or with a space and it (a word key), and is checked against its id.
-        if loosest >= .words, let first = query.words.first {
-            var candidates: [Int] = []
-            for prefix in [first, [0x20] + first] {
-                forEachLexiconEntry(withPrefix: prefix) { entry in
-                    entry.forEachPosting { feature, otherName in
-                        if !otherName, feature < featureCount { candidates.append(feature) }
+        // Word matches, of the ids only: a candidate has, for every word, a key starting with it
+        // (a whole key) or with a space and it (a word key); the words' candidates are met longest
+        // word first (the fewest, most often), and the few left are checked against their ids.
+        if loosest >= .words, !query.words.isEmpty {
+            var candidates: [Int]?
+            for word in query.words.sorted(by: { $0.count > $1.count }) {
+                var features: [Int] = []
+                for prefix in [word, [0x20] + word] {
+                    forEachLexiconEntry(withPrefix: prefix) { entry in
+                        entry.forEachPosting { feature, otherName in
+                            if !otherName, feature < featureCount { features.append(feature) }
+                            return true
+                        }
                         return true
                     }
-                    return true
                 }
+                features.sort()
+                if let kept = candidates {
+                    var both: [Int] = [], at = 0
+                    for feature in kept {
+                        while at < features.count, features[at] < feature { at += 1 }
+                        if at < features.count, features[at] == feature { both.append(feature) }
+                    }
+                    candidates = both
+                } else {
+                    var unique: [Int] = []
+                    for feature in features where unique.last != feature { unique.append(feature) }
+                    candidates = unique
+                }
+                // A few left: checking them costs less than gathering a shorter word's many.
+                if (candidates?.count ?? 0) <= 256 { break }
             }
-            candidates.sort()
-            var previous = -1
-            for feature in candidates where feature != previous {
-                previous = feature
-                if query.match(Feature(map: self, index: feature)) == .words { found.append((feature, .words, nil)) }
+            for feature in candidates ?? [] where query.match(Feature(map: self, index: feature)) == .words {
+                found.append((feature, .words, nil))
             }
         }
         // Each feature once, with its best match: by match, then the id before an other name, then the first met.

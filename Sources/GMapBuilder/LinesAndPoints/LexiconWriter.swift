@@ -24,13 +24,16 @@ enum LexiconWriter {
             for key in NameFolding.indexKeys(id: id, names: []) {
                 entries[key.bytes, default: Entry()].postings.append((position, false))
             }
-            var keys = NameFolding.wholeKeys(id: id, names: [])
+            let idKeys = NameFolding.wholeKeys(id: id, names: [])
+            var keys: [[UInt8]] = []
             for name in otherNames[source] {
                 let key = NameFolding.normalized(name)
-                guard !key.isEmpty, !keys.contains(key) else { continue }
-                keys.append(key)
-                kept += 1
-                entries[key, default: Entry()].postings.append((position, true))
+                guard !key.isEmpty, !idKeys.contains(key) else { continue }
+                if !keys.contains(key) {
+                    keys.append(key)
+                    kept += 1
+                    entries[key, default: Entry()].postings.append((position, true))
+                }
                 if entries[key]?.spelling.map({ Self.accents(name) > Self.accents($0) }) ?? true { entries[key]?.spelling = name }
             }
         }

@@ -204,6 +204,7 @@ enum BenchCommand: Command {
             report.placemark = measurePlacemarks(points: Array(sets[0].points.prefix(20_000)), map: map)
         }
         report.stack = StackBench.measure(map: map, seed: settings.seed)
+        report.geocode = GeocodeBench.measure(map: map, seed: settings.seed, runs: settings.runs)
         if let answersFile = settings.answersFile {
             let text = report.answers.joined(separator: "\n") + "\n"
             try OutputFile.write(Array(text.utf8), to: answersFile)

@@ -57,6 +57,8 @@ struct BenchReport {
     var build: BuildBench.Report?
     /// On a location map: the placemark of it stacked on the shipped world map.
     var stack: StackBench.Report?
+    /// On a map with towns: forward geocoding of their names, whole, with a typo, qualified.
+    var geocode: GeocodeBench.Report?
     /// The batch path (`gmap query MAP -`) over the first set.
     var batch: BatchBench.Report?
     /// With `--against OTHER`: the other map on the same sets, interleaved.
@@ -121,6 +123,9 @@ struct BenchReport {
         if let stack {
             lines.append("stacked       placemark one by one p50 \(Self.f(stack.p50)) µs, p99 \(Self.f(stack.p99)) µs, mean \(Self.f(stack.mean)) µs (this map alone p50 \(Self.f(stack.locationP50)) µs, the world map alone \(Self.f(stack.worldP50)) µs); this map and the shipped world map, \(stack.points) points in the streets' bounds, \(stack.withThoroughfare) with a thoroughfare, \(stack.withLocality) with a locality")
         }
+        for line in geocode?.lines ?? [] {
+            lines.append("geocode       \(line.name): p50 \(Self.f(line.p50)) µs, p99 \(Self.f(line.p99)) µs, mean \(Self.f(line.mean)) µs; \(line.queries) names of random towns, \(line.found) found that town first")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -159,6 +164,7 @@ struct BenchReport {
             + (build.map { ",\"build\":{\"input\":\(JSONText.string($0.input)),\"builds\":\($0.builds),\"ms_median\":\(number($0.secondsMedian * 1e3)),\"ms_max\":\(number($0.secondsMax * 1e3)),\"peak_rss_kb\":\(optional($0.peakKiBAfter)),\"peak_rss_before_kb\":\(optional($0.peakKiBBefore)),\"bytes\":\($0.mapBytes)}" } ?? "")
             + (location.map { ",\"where\":{\"walks\":\($0.walks),\"fixes\":\($0.fixes),\"runs\":\($0.runs),\"update_us_p50\":\(number($0.updateP50)),\"update_us_p99\":\(number($0.updateP99)),\"update_us_mean\":\(number($0.updateMeanMedian)),\"once_us_p50\":\(number($0.oneShotP50)),\"once_us_p99\":\(number($0.oneShotP99)),\"along\":\($0.along),\"inside\":\($0.inside),\"other\":\($0.other),\"unknown\":\($0.unknown),\"rss_after_walks_kb\":\(optional($0.residentKiBAfterWalks)),\"geocode\":{\"addresses\":\($0.geocodeQueries),\"found\":\($0.geocodeFound),\"us_p50\":\(number($0.geocodeP50)),\"us_p99\":\(number($0.geocodeP99)),\"ten_us_p50\":\(number($0.geocodeTenP50)),\"ten_us_p99\":\(number($0.geocodeTenP99))}}" } ?? "")
             + (placemark.map { ",\"placemark\":{\"points\":\($0.points),\"with_locality\":\($0.withLocality),\"layers\":\($0.layers),\"us_p50\":\(number($0.microsecondsP50)),\"us_p99\":\(number($0.microsecondsP99)),\"us_mean\":\(number($0.microsecondsMean)),\"once_us_p50\":\(number($0.onceMicrosecondsP50))}" } ?? "")
+            + (geocode.map { ",\"geocode\":[" + $0.lines.map { "{\"kind\":\(JSONText.string($0.name)),\"queries\":\($0.queries),\"found\":\($0.found),\"us_p50\":\(number($0.p50)),\"us_p99\":\(number($0.p99)),\"us_mean\":\(number($0.mean))}" }.joined(separator: ",") + "]" } ?? "")
             + (stack.map { ",\"stack\":{\"points\":\($0.points),\"with_thoroughfare\":\($0.withThoroughfare),\"with_locality\":\($0.withLocality),\"us_p50\":\(number($0.p50)),\"us_p99\":\(number($0.p99)),\"us_mean\":\(number($0.mean)),\"map_us_p50\":\(number($0.locationP50)),\"world_us_p50\":\(number($0.worldP50))}" } ?? "")
             + "}\n"
     }

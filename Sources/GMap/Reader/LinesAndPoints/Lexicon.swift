@@ -51,6 +51,9 @@ struct LexiconCursor {
     private(set) var position: Int
     /// Where the entry last read starts (absolute).
     private(set) var entryStart = 0
+    /// The fewest bytes any entry read since ``markShared()`` shared with the one before it: the
+    /// bytes the key now shares with the key of that moment (keys are sorted); 0 after a jump.
+    private(set) var leastShared = 0
     /// The key of the entry last read.
     private(set) var key: [UInt8] = []
     /// The entry last read: its display form (``FormatLayout/Lexicon``), where its spelling lies
@@ -74,6 +77,107 @@ struct LexiconCursor {
     /// Whether another entry follows the one last read.
     var hasNext: Bool { index < table.count }
 
+    /// Starts counting ``leastShared`` from the key last read.
+    mutating func markShared() { leastShared = key.count }
+
+    /// Moves on to the first entry whose key is not below `target`, which is above the key last
+    /// read, and reads it (false when no key is so high, or an entry cannot be read). When the
+    /// next block's first key is below `target` too, a galloping search over the blocks' first
+    /// keys finds the last such block; in a block, an entry that shares more bytes with the key
+    /// before it than that key shares with `target` is below `target` and is passed over without
+    /// making its key.
+    mutating func skip(toNotBelow target: [UInt8]) -> Bool {
+        // The key's first `common` bytes are `target`'s, and its next byte (if any) is below
+        // `target`'s: so is every key that shares more than `common` bytes with it.
+        var common = LexiconTable.commonPrefix(key, target)
+        let upcoming = (index + table.blockSize - 1) / table.blockSize
+        if let first = table.firstKey(ofBlock: upcoming, in: file), LexiconTable.compare(first, target) < 0 {
+            guard let last = table.block(before: target, from: upcoming, in: file),
+                  let start = file.getUInt32(at: table.blocksOffset + last * 4) else { return false }
+            // Every key from here to `target` shares the first `common` bytes with the key.
+            let kept = min(leastShared, common)
+            index = last * table.blockSize
+            position = table.entriesOffset + Int(start)
+            guard next() else { return false }
+            leastShared = kept
+            if LexiconTable.compare(key, target) >= 0 { return true }
+            common = LexiconTable.commonPrefix(key, target)
+        }
+        while index < table.count {
+            if index % table.blockSize != 0 {
+                var cursor = VarintCursor(base: file.base, position: position, end: table.entriesEnd)
+                guard let shared = cursor.readVarint() else { return false }
+                if shared > UInt64(common) {
+                    guard passEntry() else { return false }
+                    continue
+                }
+            }
+            guard next() else { return false }
+            if LexiconTable.compare(key, target) >= 0 { return true }
+            common = LexiconTable.commonPrefix(key, target)
+        }
+        return false
+    }
+
+    /// Moves past the entry ``next()`` would read, without making its key (its tail, spelling
+    /// and postings skipped); false when it cannot be read.
+    private mutating func passEntry() -> Bool {
+        var cursor = VarintCursor(base: file.base, position: position, end: table.entriesEnd)
+        guard cursor.readVarint() != nil, let head = cursor.readVarint(), head >> 3 <= UInt64(cursor.remaining) else { return false }
+        cursor.position += Int(head >> 3)
+        if UInt8(head & 7) == FormatLayout.Lexicon.displaySpelled {
+            guard let spelled = cursor.readVarint(), spelled <= UInt64(cursor.remaining) else { return false }
+            cursor.position += Int(spelled)
+        }
+        while true {
+            guard let posting = cursor.readVarint() else { return false }
+            if posting & FormatLayout.Lexicon.morePostingsBit == 0 { break }
+        }
+        position = cursor.position
+        index += 1
+        return true
+    }
+
+    /// Moves on past every entry whose key starts with the first `prefixLength` bytes of the key
+    /// last read, and reads the first that does not (false when none does, or an entry cannot be
+    /// read). An entry that shares that many bytes with the one before it is passed over without
+    /// making its key (its tail, spelling and postings skipped), and when the next block's first
+    /// key has the prefix too, a galloping search over the blocks' first keys finds the last such
+    /// block: the walk of a typo search leaves out every name that starts as a pruned one does at
+    /// little cost, however many there are.
+    mutating func skip(pastPrefixOf prefixLength: Int) -> Bool {
+        let length = min(prefixLength, key.count)
+        // The key's first `length` bytes are the prefix until the entry that ends the skip is read:
+        // every entry passed over shares them.
+        let upcoming = (index + table.blockSize - 1) / table.blockSize
+        if startsWithPrefix(block: upcoming, length: length) {
+            guard let last = table.lastBlock(startingWith: key, length: length, from: upcoming, in: file),
+                  let start = file.getUInt32(at: table.blocksOffset + last * 4) else { return false }
+            let kept = min(leastShared, length)
+            index = last * table.blockSize
+            position = table.entriesOffset + Int(start)
+            // Its first key has the prefix: read it, then pass over the rest of its block.
+            guard next() else { return false }
+            leastShared = kept
+        }
+        // The prefix ends before the next block's first key, which does not have it.
+        while index < table.count {
+            if index % table.blockSize == 0 { return next() }
+            var cursor = VarintCursor(base: file.base, position: position, end: table.entriesEnd)
+            guard let shared = cursor.readVarint() else { return false }
+            guard shared >= UInt64(length) else { return next() }
+            guard passEntry() else { return false }
+        }
+        return false
+    }
+
+    /// Whether block `block`'s first key starts with the first `length` bytes of ``key`` (false
+    /// when there is no such block or it cannot be read).
+    private func startsWithPrefix(block: Int, length: Int) -> Bool {
+        guard let first = table.firstKey(ofBlock: block, in: file) else { return false }
+        return LexiconTable.starts(first, with: key, length: length)
+    }
+
     /// Reads entry ``index`` (its key into ``key``) and moves to the next; false at the end, or
     /// when the entry cannot be read (it reaches past the entries, shares more bytes than the key
     /// before it has, or a block's first entry shares any, its key is empty or longer than
@@ -89,8 +193,16 @@ struct LexiconCursor {
         guard first ? shared == 0 : shared <= UInt64(key.count), tailLength <= UInt64(cursor.remaining),
               shared + tailLength >= 1, shared + tailLength <= UInt64(FormatLayout.Lexicon.maximumKeyLength),
               form <= FormatLayout.Lexicon.displaySpelled else { return false }
-        key.removeSubrange(Int(shared)...)
-        key.append(contentsOf: UnsafeRawBufferPointer(start: file.base + cursor.position, count: Int(tailLength)))
+        let tail = UnsafeRawBufferPointer(start: file.base + cursor.position, count: Int(tailLength))
+        // A block's first key is stored whole: what it shares with the key before is counted here.
+        var common = Int(shared)
+        if first {
+            let most = min(key.count, tail.count)
+            while common < most, key[common] == tail[common] { common += 1 }
+        }
+        leastShared = min(leastShared, common)
+        key.removeLast(key.count - Int(shared))
+        key.append(contentsOf: tail)
         cursor.position += Int(tailLength)
         display = form
         spelling = (0, 0)
@@ -162,19 +274,98 @@ extension LexiconTable {
         }
     }
 
+    /// The key of block `block`'s first entry, in place (a block's first entry shares nothing, so
+    /// its key is its tail); nil when the block or its entry cannot be read.
+    func firstKey(ofBlock block: Int, in file: ByteSpan) -> UnsafeRawBufferPointer? {
+        guard block >= 0, block < blockCount, let start = file.getUInt32(at: blocksOffset + block * 4),
+              UInt64(start) <= UInt64(entriesEnd - entriesOffset) else { return nil }
+        var cursor = VarintCursor(base: file.base, position: entriesOffset + Int(start), end: entriesEnd)
+        guard let shared = cursor.readVarint(), shared == 0, let head = cursor.readVarint(), head >> 3 >= 1,
+              head >> 3 <= UInt64(cursor.remaining) else { return nil }
+        return UnsafeRawBufferPointer(start: file.base + cursor.position, count: Int(head >> 3))
+    }
+
+    /// Byte-wise lexicographic order of `lhs` (in place) and `rhs`: negative, zero or positive.
+    static func compare(_ lhs: UnsafeRawBufferPointer, _ rhs: [UInt8]) -> Int {
+        rhs.withUnsafeBufferPointer { b in
+            let common = min(lhs.count, b.count)
+            for index in 0..<common where lhs[index] != b[index] { return lhs[index] < b[index] ? -1 : 1 }
+            return lhs.count - b.count
+        }
+    }
+
+    /// The last block whose first key is below `key` (block `from` when none is), from block
+    /// `from` on: a galloping search over the blocks' first keys, read in place (steps of 1, 2,
+    /// 4, … blocks, then a binary search in the last step), so a key a few blocks on costs a few
+    /// reads. Nil when one cannot be read.
+    func block(before key: [UInt8], from: Int = 0, in file: ByteSpan) -> Int? {
+        var low = max(0, from), step = 1, high = blockCount
+        while low + step < blockCount {
+            guard let first = firstKey(ofBlock: low + step, in: file) else { return nil }
+            if Self.compare(first, key) >= 0 {
+                high = low + step
+                break
+            }
+            low += step
+            step *= 2
+        }
+        while high - low > 1 {
+            let middle = low + (high - low) / 2
+            guard let first = firstKey(ofBlock: middle, in: file) else { return nil }
+            if Self.compare(first, key) < 0 { low = middle } else { high = middle }
+        }
+        return low
+    }
+
+    /// The number of bytes `a` and `b` start with alike.
+    static func commonPrefix(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in
+                var count = 0
+                let most = min(x.count, y.count)
+                while count < most, x[count] == y[count] { count += 1 }
+                return count
+            }
+        }
+    }
+
+    /// Whether `candidate` (in place) starts with the first `length` bytes of `prefix`.
+    static func starts(_ candidate: UnsafeRawBufferPointer, with prefix: [UInt8], length: Int) -> Bool {
+        guard candidate.count >= length, length <= prefix.count else { return false }
+        return prefix.withUnsafeBufferPointer { bytes in
+            for index in 0..<length where candidate[index] != bytes[index] { return false }
+            return true
+        }
+    }
+
+    /// The last block from `from` on whose first key starts with the first `length` bytes of
+    /// `prefix`, given that block `from`'s does (those blocks follow one another: keys are
+    /// sorted): a galloping search, then a binary search in its last step. Nil when a block's
+    /// first key cannot be read.
+    func lastBlock(startingWith prefix: [UInt8], length: Int, from: Int, in file: ByteSpan) -> Int? {
+        var low = from, step = 1, high = blockCount
+        while low + step < blockCount {
+            guard let first = firstKey(ofBlock: low + step, in: file) else { return nil }
+            if !Self.starts(first, with: prefix, length: length) {
+                high = low + step
+                break
+            }
+            low += step
+            step *= 2
+        }
+        while high - low > 1 {
+            let middle = low + (high - low) / 2
+            guard let first = firstKey(ofBlock: middle, in: file) else { return nil }
+            if Self.starts(first, with: prefix, length: length) { low = middle } else { high = middle }
+        }
+        return low
+    }
+
     /// A cursor whose entry last read is the first whose key is not below `key`: a binary search
     /// over the blocks' first keys, then a walk in the block. Nil when every key is below `key`,
     /// or when an entry the search needs cannot be read.
     func firstEntry(notBelow key: [UInt8], in file: ByteSpan) -> LexiconCursor? {
-        guard blockCount > 0 else { return nil }
-        // The last block whose first key is below `key` (or block 0).
-        var low = 0, high = blockCount
-        while high - low > 1 {
-            let middle = low + (high - low) / 2
-            guard var probe = LexiconCursor(table: self, file: file, block: middle), probe.next() else { return nil }
-            if Self.compare(probe.key, key) < 0 { low = middle } else { high = middle }
-        }
-        guard var cursor = LexiconCursor(table: self, file: file, block: low) else { return nil }
+        guard blockCount > 0, let low = block(before: key, in: file), var cursor = LexiconCursor(table: self, file: file, block: low) else { return nil }
         while cursor.next() {
             if Self.compare(cursor.key, key) >= 0 { return cursor }
         }
