@@ -337,6 +337,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         check(map.layer(at: names.count) == nil && map.layer(at: -1) == nil, "a layer out of range")
         if let last = names.last { _ = map.layer(named: last) }
         _ = map.placemark(latitude: 36.14, longitude: -5.35)
+        // Names: whole, by prefix and words, typos (the walk over a lexicon), qualifiers.
+        for text in ["Kalo", "kalo, US", "Barcelna", "Сан", "ka lo mi, Texas", "60.1,24.9"] { _ = map.geocode(text, limit: 3) }
+        _ = map.findMatches("ka", limit: 5)
         verify(map, walks: walks)
     case let (.failure(error), .failure(other)):
         check(error == other, "the two ways of opening throw different errors: \(error) / \(other)")

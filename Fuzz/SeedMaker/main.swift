@@ -1,7 +1,8 @@
 // Builds small seed maps for the reader fuzzer from every GeoJSON file given: format 3 maps in both
 // top-level forms (UInt32 entries and packed), split factors 2, 3 and 5, small tiles and few edges
 // per tile so that directory nodes exist; format 2.1 and 2.0 maps; format 1.0 maps (a 2.0 map with
-// its runs rewritten as version 1 runs, see `versionOne`); and maps of several layers.
+// its runs rewritten as version 1 runs, see `versionOne`); maps of several layers; and a map with
+// a layer of named compact points (3.6: a lexicon of names and other names).
 //
 //     seed-maker OUTPUT_DIRECTORY FILE.geojson...
 //
@@ -256,5 +257,45 @@ for (group, start) in stride(from: 0, to: inputs.count, by: 3).enumerated() {
             failures += 1
         }
     }
+}
+// Named compact points (format 3.6): a layer of towns whose names and other names (other scripts,
+// shared starts, capitals) make a lexicon, with admin1_code and country_code columns, after the
+// first input's polygons as countries: what the reader's geocoding, typo walk and state read.
+do {
+    let syllables = ["ka", "lo", "mi", "nen", "ta", "ri", "bar", "ce", "lo", "na", "сан", "ко", "東", "京"]
+    var state: UInt64 = 0x5EED_0036
+    func below(_ bound: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(bound))
+    }
+    func name() -> String {
+        let text = (0..<(1 + below(3))).map { _ in syllables[below(syllables.count)] }.joined()
+        return text.prefix(1).uppercased() + text.dropFirst()
+    }
+    var options = BuildOptions()
+    options.keptProperties = nil
+    var towns = try PointLayerBuilder(options: options)
+    towns.compact = true
+    for index in 0..<80 {
+        let others = index % 3 == 0 ? (0..<(1 + below(3))).map { _ in below(4) == 0 ? name().uppercased() : name() } : []
+        let properties = [SourceFeature.KeptProperty(key: "population", value: String(index * 997 % 50_000), kind: .number),
+                          SourceFeature.KeptProperty(key: "country_code", value: ["FI", "ES", "US"][index % 3], kind: .string),
+                          SourceFeature.KeptProperty(key: "admin1_code", value: ["01", "CA", "56"][index % 3], kind: .string),
+                          SourceFeature.KeptProperty(key: "admin1", value: ["Uusimaa", "Catalonia", "Texas"][index % 3], kind: .string)]
+        let point = (longitude: Double(below(3_000) - 1_500) / 100, latitude: Double(below(1_600) - 800) / 100)
+        try towns.add(SourcePointFeature(id: name(), properties: properties, points: [point], otherNames: others))
+    }
+    var map = LayeredMapBuilder()
+    if let first = inputs.first {
+        var countries = try MapBuilder(options: BuildOptions())
+        _ = try GeoJSONImport.read(path: first, into: &countries)
+        try map.addLayer(named: "countries", countries)
+    }
+    try map.addLayer(named: "towns", towns)
+    let (bytes, _) = try map.finish()
+    try write(bytes, "named-towns-f36", major: 3)
+} catch {
+    print("seed-maker: named towns: \(error)")
+    failures += 1
 }
 exit(failures == 0 ? 0 : 1)

@@ -9,7 +9,7 @@ final class LocationMapErrorTests: XCTestCase {
     func testTheShippedWorldMapHasNoRoadLayer() throws {
         let world = try GMap(contentsOf: TestSupport.shippedMap)
         XCTAssertThrowsError(try MapLocationSource(map: world)) { error in
-            XCTAssertEqual(error as? LocationMapError, .noRoadLayer(layers: ["countries", "marine", "timezones", "towns"]))
+            XCTAssertEqual(error as? LocationMapError, .noRoadLayer(layers: ["countries", "marine", "timezones", "towns", "states"]))
             XCTAssertEqual("\(error)", "the map has no layer named 'roads' (its layers: countries, marine, timezones, towns, states); "
                 + "build a location map from OpenStreetMap data: gmap build --osm EXTRACT.osm.pbf -o MAP.gmap")
         }

@@ -86,7 +86,7 @@ public struct MapStack: Sendable {
     /// of every map (in stack order) first, then prefix matches, then word matches. `layer`
     /// restricts the search to the layers of that name. At most `limit` features.
     public func find(_ text: String, layer: String? = nil, matching loosest: NameMatch = .words, limit: Int = Int.max) -> [Feature] {
-        findMatches(text, layer: layer, matching: loosest, limit: limit).map(\.feature)
+        findMatches(text, layer: layer, matching: loosest, limit: limit).map { $0.feature }
     }
 
     /// The features ``find(_:layer:matching:limit:)`` finds, each with how its best name matched

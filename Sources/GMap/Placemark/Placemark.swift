@@ -94,6 +94,9 @@ public struct Placemark: Sendable {
     /// The storage of the towns the locality rule reads, kept between the points a placemark is
     /// filled for (``MapStack/placemark(latitude:longitude:into:)``) so that reading them allocates nothing.
     var townCandidates: [CompactTown] = []
+    /// The storage of the state and county texts of an earlier point, kept while the fields are
+    /// nil (at sea) so that the next state written into them allocates nothing.
+    var spareTexts = ReusedTexts()
 
     /// The features of the layer named `layer` that contain the point, smallest first; empty when none or no such layer.
     public func features(in layer: String) -> [Feature] {
@@ -132,12 +135,14 @@ public struct Placemark: Sendable {
     ///
     /// `previous` is a string whose storage the town's name may be written into (the locality of
     /// the placemark filled before), so that a name longer than 15 bytes needs no new storage.
-    mutating func fillLocality(from roles: PlacemarkLayers, reusing previous: String? = nil, states: ReusedTexts = ReusedTexts(),
+    mutating func fillLocality(from roles: PlacemarkLayers, reusing previous: String? = nil, states: inout ReusedTexts,
                                wantsLocality: Bool = true) {
         guard let index = roles.town, let values = roles.townValues else { return }
         let towns = roles.layers[index]
         let code = isoCountryCode
-        let wantsState = code != nil && administrativeArea == nil && administrativeAreaCode == nil
+        // A layer of compact points without admin1_code has no states to give: no search for them.
+        let hasStates = towns.storage.layout.compactPoints == nil || values.stateCodeColumn != nil
+        let wantsState = hasStates && code != nil && administrativeArea == nil && administrativeAreaCode == nil
         let wantsLocality = wantsLocality && locality == nil
         guard wantsLocality || wantsState else { return }
         if towns.storage.layout.compactPoints != nil {
@@ -152,7 +157,7 @@ public struct Placemark: Sendable {
             if wantsState, let code {
                 let nearest = found?.nearest ?? Self.nearestCompactTown(towns, values, code: code, latitude: latitude, longitude: longitude,
                                                                         beyond: Self.localityRadius, candidates: &townCandidates)
-                if let nearest, let record = towns.compactRecord(nearest) { fillAdministration(values, record: record, country: code, reusing: states) }
+                if let nearest { fillAdministration(values, record: nearest, country: code, reusing: &states) }
             }
             return
         }
@@ -202,6 +207,7 @@ public struct Placemark: Sendable {
 
     /// The storage of a placemark's state and county texts, taken from the placemark filled before
     /// (``MapStack/placemark(latitude:longitude:into:)``) so that writing them allocates nothing.
+    /// Each text is taken out (left nil) when it is written into, so that no two strings share storage.
     struct ReusedTexts {
         var state: String?, code: String?, county: String?
     }
@@ -212,23 +218,29 @@ public struct Placemark: Sendable {
     /// state as the code in the United States (USPS: `CA`) and as its `admin1` name elsewhere
     /// (`Bavaria`; the code when it has no name), its `admin2` as the county. Nothing when the
     /// town has no `admin1_code`. Read in place, written into the texts' storage of `reusing`.
-    mutating func fillAdministration(_ values: TownValues, record: CompactPointRecord, country: String, reusing: ReusedTexts) {
+    mutating func fillAdministration(_ values: TownValues, record: CompactPointRecord, country: String, reusing: inout ReusedTexts) {
         guard let column = values.stateCodeColumn, let stateCode = values.towns.compactValueBytes(of: record, column: column),
               !stateCode.isEmpty else { return }
-        var code = reusing.code ?? ""
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(country.utf8.count + 1 + stateCode.count)
-        bytes.append(contentsOf: country.utf8)
-        bytes.append(0x2D)
-        bytes.append(contentsOf: stateCode)
-        bytes.withUnsafeBytes { code.replaceWithUTF8($0) }
+        var code = reusing.code.take() ?? ""
+        // "US-CA", composed on the stack: the code is written into the reused storage.
+        var countryBytes = country
+        countryBytes.withUTF8 { countryCode in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: countryCode.count + 1 + stateCode.count) { buffer in
+                var at = 0
+                for byte in countryCode { buffer[at] = byte; at += 1 }
+                buffer[at] = 0x2D
+                at += 1
+                for byte in stateCode { buffer[at] = byte; at += 1 }
+                code.replaceWithUTF8(UnsafeRawBufferPointer(start: buffer.baseAddress, count: at))
+            }
+        }
         administrativeAreaCode = code
-        var state = reusing.state ?? ""
+        var state = reusing.state.take() ?? ""
         let name = values.stateNameColumn.flatMap { values.towns.compactValueBytes(of: record, column: $0) }
         state.replaceWithUTF8(country == "US" || name == nil || name?.isEmpty == true ? stateCode : name ?? stateCode)
         administrativeArea = state
         if let column = values.countyColumn, let county = values.towns.compactValueBytes(of: record, column: column), !county.isEmpty {
-            var text = reusing.county ?? ""
+            var text = reusing.county.take() ?? ""
             text.replaceWithUTF8(county)
             subAdministrativeArea = text
         }
@@ -246,10 +258,10 @@ public struct Placemark: Sendable {
     }
 
     /// The nearest town of the country `code` beyond `beyond` metres (none nearer), looked for
-    /// within each of ``stateSearchRadii`` in turn: its feature index, or nil when none is within
-    /// the largest.
+    /// within each of ``stateSearchRadii`` in turn: its record, or nil when none is within the
+    /// largest.
     static func nearestCompactTown(_ towns: GMap, _ values: TownValues, code: String, latitude: Double, longitude: Double, beyond: Double,
-                                   candidates: inout [CompactTown]) -> Int? {
+                                   candidates: inout [CompactTown]) -> CompactPointRecord? {
         let plane = LocalPlane(latitude: latitude, longitude: longitude)
         for radius in stateSearchRadii where radius > beyond {
             let slack = GMap.planarSlack(latitude: latitude, radius: radius)
@@ -258,15 +270,18 @@ public struct Placemark: Sendable {
                 guard values.isInCountry(record, code: code) else { return }
                 candidates.append(CompactTown(feature: feature, planar: planar, x: x, y: y, population: 0, record: record))
             }
-            guard let nearestPlanar = candidates.map(\.planar).min() else { continue }
+            // A loop, not map then min: no array made for each point.
+            var nearestPlanar = Double.infinity
+            for town in candidates where town.planar < nearestPlanar { nearestPlanar = town.planar }
+            guard nearestPlanar.isFinite else { continue }
             let unitsPerDegree = Double(towns.quantizer.unitsPerDegree)
-            var best: (feature: Int, distance: Double)?
+            var best: (feature: Int, distance: Double, record: CompactPointRecord)?
             for town in candidates where town.planar <= nearestPlanar * slack + 0.05 {
                 let distance = Geodesic.distance(latitude: latitude, longitude: longitude,
                                                  toLatitude: Double(town.y) / unitsPerDegree, longitude: Double(town.x) / unitsPerDegree)
-                if distance <= radius, best.map({ (distance, town.feature) < ($0.distance, $0.feature) }) ?? true { best = (town.feature, distance) }
+                if distance <= radius, best.map({ (distance, town.feature) < ($0.distance, $0.feature) }) ?? true { best = (town.feature, distance, town.record) }
             }
-            if let best { return best.feature }
+            if let best { return best.record }
         }
         return nil
     }
@@ -288,7 +303,7 @@ public struct Placemark: Sendable {
     /// general search.
     /// `candidates` is the storage the towns read are kept in (emptied first, its capacity kept).
     static func compactLocality(_ towns: GMap, _ values: TownValues, code: String?, latitude: Double, longitude: Double,
-                                candidates: inout [CompactTown]) -> (locality: Feature, distance: Double, nearest: Int)? {
+                                candidates: inout [CompactTown]) -> (locality: Feature, distance: Double, nearest: CompactPointRecord)? {
         let reach = townReach(population: .max)
         let plane = LocalPlane(latitude: latitude, longitude: longitude)
         // The planar slack of the radius last read.
@@ -308,14 +323,14 @@ public struct Placemark: Sendable {
         func inCountry(_ town: CompactTown) -> Bool { code.map { values.isInCountry(town.record, code: $0) } ?? true }
         // The nearest of the country within `limit` among the towns read: the smallest planar
         // distance, then geodesic distances for those within the planar slack of it.
-        func nearestInCountry(within limit: Double) -> (feature: Int, distance: Double, population: Int)? {
+        func nearestInCountry(within limit: Double) -> (feature: Int, distance: Double, population: Int, record: CompactPointRecord)? {
             var nearestPlanar = Double.infinity
             for town in candidates where town.planar < nearestPlanar && inCountry(town) { nearestPlanar = town.planar }
-            var nearest: (feature: Int, distance: Double, population: Int)?
+            var nearest: (feature: Int, distance: Double, population: Int, record: CompactPointRecord)?
             for town in candidates where town.planar <= nearestPlanar * slack + 0.05 && inCountry(town) {
                 let d = distance(town)
                 guard d <= limit else { continue }
-                if nearest.map({ (d, town.feature) < ($0.distance, $0.feature) }) ?? true { nearest = (town.feature, d, town.population) }
+                if nearest.map({ (d, town.feature) < ($0.distance, $0.feature) }) ?? true { nearest = (town.feature, d, town.population, town.record) }
             }
             return nearest
         }
@@ -335,7 +350,7 @@ public struct Placemark: Sendable {
         guard let nearest = found else { return nil }
         let preferred = nearest.distance * localityPreference
         if preferred > radius { collect(within: preferred) }
-        var chosen = nearest
+        var chosen = (feature: nearest.feature, distance: nearest.distance, population: nearest.population)
         for town in candidates where town.feature != nearest.feature {
             let ownReach = townReach(population: town.population)
             guard town.population >= chosen.population, town.planar <= max(preferred, ownReach) * slack + 1 else { continue }
@@ -345,7 +360,7 @@ public struct Placemark: Sendable {
                   inCountry(town) else { continue }
             chosen = (town.feature, d, town.population)
         }
-        return (Feature(map: towns, index: chosen.feature), chosen.distance, nearest.feature)
+        return (Feature(map: towns, index: chosen.feature), chosen.distance, nearest.record)
     }
 
     /// A town's `population` property as a whole number (0 when it has none, or it is not one).
@@ -880,17 +895,21 @@ final class PlacemarkLayers: Sendable {
         // out of the old one so that they are its own and the locality rule changes them in place.
         var fresh = Placemark(latitude: latitude, longitude: longitude), locality: String?
         var states = Placemark.ReusedTexts()
+        swap(&states, &placemark.spareTexts)
         swap(&fresh.answers, &answers)
         swap(&fresh.townCandidates, &placemark.townCandidates)
         swap(&locality, &placemark.locality)
-        swap(&states.state, &placemark.administrativeArea)
-        swap(&states.code, &placemark.administrativeAreaCode)
-        swap(&states.county, &placemark.subAdministrativeArea)
+        // A text of the point before replaces the spare one (which is freed with the old placemark).
+        if placemark.administrativeArea != nil { swap(&states.state, &placemark.administrativeArea) }
+        if placemark.administrativeAreaCode != nil { swap(&states.code, &placemark.administrativeAreaCode) }
+        if placemark.subAdministrativeArea != nil { swap(&states.county, &placemark.subAdministrativeArea) }
         swap(&placemark, &fresh)
         placemark.fillPolygonFields(from: self)
         placemark.fillStreetFields(from: self)
         // The town layer gives the locality (unless a more detailed map of a stack gave one) and the state.
-        placemark.fillLocality(from: self, reusing: locality, states: states, wantsLocality: needsLocality)
+        placemark.fillLocality(from: self, reusing: locality, states: &states, wantsLocality: needsLocality)
+        // The texts not written into are kept for the next point.
+        swap(&placemark.spareTexts, &states)
     }
 }
 

@@ -261,9 +261,11 @@ struct Geocoder {
             findStreetsOfAbsentNumbers()
             findNames()
             // Nothing whole: names that start so or have words that do, and names within an edit
-            // or two (never instead of a whole match).
+            // or two (never instead of a whole match that explains every part: a typo in the
+            // street of "Manerheimintie 1, Helsinki" is looked for, since the whole match, the
+            // place Helsinki, leaves the street aside).
             if candidates.isEmpty && !words.contains(where: { $0.startsWithDigit }) { findLooseNames() }
-            if !candidates.contains(where: { $0.match == .exact }) { findTypos() }
+            if !candidates.contains(where: { $0.match == .exact && $0.unmatched.isEmpty }) { findTypos() }
         }
         // A part is left aside only when no match explains it.
         if let fewest = candidates.map({ $0.unmatched.count }).min() {
@@ -436,7 +438,7 @@ struct Geocoder {
 
     /// The features of `layer` whose whole key is `key` (``GMap/exactNameMatches(_:)``).
     static func exactFeatures(in layer: GMap, key: [UInt8]) -> [Int] {
-        layer.exactNameMatches(key).map(\.feature)
+        layer.exactNameMatches(key).map { $0.feature }
     }
 
     /// What the run names as where a match is: postal codes, localities, states, countries. A run
@@ -728,8 +730,11 @@ struct Geocoder {
             prominence = Double(feature.property("population").flatMap { Int($0) } ?? 0)
             code = Self.townCountryCode(feature)
             state = feature.property("admin1_code")
-            // Found by an other name only, unless its own name starts with the name's words.
-            if hit.otherName != nil, !Self.startsWithWords(NameFolding.normalized(feature.id), hit.key ?? key(start, start + consumed)) {
+            // Found by an other name only, unless its own name starts with the name's words (or,
+            // for a typo, is a typo of them too: "Barzelonna" is two edits from Barcelona).
+            let own = NameFolding.normalized(feature.id), typed = key(start, start + consumed)
+            if hit.otherName != nil, !Self.startsWithWords(own, hit.key ?? typed),
+               !(match == .typo && TypoRule.accepts(own, asTypoOf: typed)) {
                 prominence /= Self.otherNameDiscount
             }
         case .states:

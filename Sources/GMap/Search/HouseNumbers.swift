@@ -125,7 +125,7 @@ extension NameFolding {
             var end = index
             while end < words.count, isInitial(end), words[end].part == words[index].part { end += 1 }
             if end - index >= 2 {
-                let bytes = words[index..<end].flatMap(\.bytes)
+                let bytes = words[index..<end].flatMap { $0.bytes }
                 let allCapitals = (index..<end).allSatisfy { capitals.indices.contains($0) && capitals[$0] == 1 }
                 result.append(QueryWord(bytes: bytes, part: words[index].part, isAbbreviated: false,
                                         isCode: allCapitals && bytes.count <= 3))
@@ -151,7 +151,7 @@ extension NameFolding {
         var variants: [[[UInt8]]] = [words]
         var changed = 0
         for (position, word) in words.enumerated() where changed < 2 {
-            guard let other = pairs.first(where: { $0.short == word }).map(\.long) ?? pairs.first(where: { $0.long == word }).map(\.short) else { continue }
+            guard let other = pairs.first(where: { $0.short == word }).map({ $0.long }) ?? pairs.first(where: { $0.long == word }).map({ $0.short }) else { continue }
             changed += 1
             variants += variants.map { variant in
                 var copy = variant

@@ -95,7 +95,7 @@ extension GMap {
     /// first word, whose candidates are checked against their names; older files are scanned. An
     /// index written before word keys (5.10) finds names by their start only.
     public func find(_ text: String, layer: String? = nil, matching loosest: NameMatch = .words, limit: Int = Int.max) -> [Feature] {
-        findMatches(text, layer: layer, matching: loosest, limit: limit).map(\.feature)
+        findMatches(text, layer: layer, matching: loosest, limit: limit).map { $0.feature }
     }
 
     /// The features ``find(_:layer:matching:limit:)`` finds, in its order, each with how its best
@@ -104,14 +104,14 @@ extension GMap {
     public func findMatches(_ text: String, layer: String? = nil, matching loosest: NameMatch = .words, limit: Int = Int.max) -> [FoundFeature] {
         let query = NameQuery(text)
         guard !query.words.isEmpty, limit > 0 else { return [] }
-        let searched: [GMap]
-        if let layer {
-            guard let named = self.layer(named: layer) else { return [] }
-            searched = [named]
-        } else {
-            searched = layers
-        }
-        return Self.ranked(query, in: searched, loosest: loosest, limit: limit)
+        return Self.ranked(query, in: searchedLayers(named: layer), loosest: loosest, limit: limit)
+    }
+
+    /// The layer named `layer` (none when the map has no such layer), or every layer when nil:
+    /// the layers a name search reads.
+    func searchedLayers(named layer: String?) -> [GMap] {
+        guard let layer else { return layers }
+        return self.layer(named: layer).map { [$0] } ?? []
     }
 
     /// The matches of `query` in the layers `searched`: every layer's exact matches first, then

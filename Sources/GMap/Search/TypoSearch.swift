@@ -373,15 +373,8 @@ extension GMap {
     /// matches whole.
     public func typos(of text: String, layer: String? = nil) -> [FoundFeature] {
         let key = NameFolding.normalized(text)
-        let searched: [GMap]
-        if let layer {
-            guard let named = self.layer(named: layer) else { return [] }
-            searched = [named]
-        } else {
-            searched = layers
-        }
         var found: [FoundFeature] = []
-        for map in searched {
+        for map in searchedLayers(named: layer) {
             let matches = map.typoMatches(key).sorted { ($0.distance, $0.feature) < ($1.distance, $1.feature) }
             found += matches.map { FoundFeature(feature: Feature(map: map, index: $0.feature), match: .typo, otherName: $0.otherName, edits: $0.distance) }
         }

@@ -10,10 +10,8 @@ extension String {
     /// pieces decode to what the whole decodes to.
     @_spi(Testing) public mutating func replaceWithUTF8(_ bytes: UnsafeRawBufferPointer) {
         let smallCapacity = 15
-        guard bytes.count > smallCapacity else {
-            self = String(decoding: bytes, as: UTF8.self)
-            return
-        }
+        // A short text is written into the storage too (not made a string of its own), so that
+        // the storage is still there for the long text after it.
         removeAll(keepingCapacity: true)
         var start = 0
         while start < bytes.count {

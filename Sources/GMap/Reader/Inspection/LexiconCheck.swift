@@ -81,7 +81,7 @@ enum LexiconCheck {
         // Every id's keys, and no others.
         for index in 0..<featureCount where problems.count < limit {
             guard let feature = map.feature(at: index) else { continue }
-            let expected = NameFolding.indexKeys(id: feature.id, names: []).map(\.bytes).sorted { $0.lexicographicallyPrecedes($1) }
+            let expected = NameFolding.indexKeys(id: feature.id, names: []).map { $0.bytes }.sorted { $0.lexicographicallyPrecedes($1) }
             let held = idKeys[index].sorted { $0.lexicographicallyPrecedes($1) }
             guard held != expected else { continue }
             let missing = expected.filter { !held.contains($0) }, extra = held.filter { !expected.contains($0) }

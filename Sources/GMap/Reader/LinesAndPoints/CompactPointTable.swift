@@ -157,9 +157,15 @@ struct CompactPointCursor {
 
     /// Reads one value's tag and skips its bytes; false when it cannot be read.
     private mutating func skipValue() -> Bool {
-        guard let value = Self.readValue(&cursor) else { return false }
-        if case .inline(_, let offset, let length) = value { cursor.position = offset + length }
-        return true
+        // As readValue(_:) reads it, without making the value: records are skipped more than read.
+        guard let tag = cursor.readVarint() else { return false }
+        let kind = tag & 7
+        if kind <= 4 {
+            guard tag >> 3 <= UInt64(cursor.remaining) else { return false }
+            cursor.position += Int(tag >> 3)
+            return true
+        }
+        return kind == FormatLayout.CompactPoints.dictionaryTag || kind == FormatLayout.CompactPoints.absentTag
     }
 
     /// Reads one value at the cursor (leaving it after the tag), or nil when the tag cannot be read,

@@ -92,14 +92,9 @@ struct LexiconCursor {
         var common = LexiconTable.commonPrefix(key, target)
         let upcoming = (index + table.blockSize - 1) / table.blockSize
         if let first = table.firstKey(ofBlock: upcoming, in: file), LexiconTable.compare(first, target) < 0 {
-            guard let last = table.block(before: target, from: upcoming, in: file),
-                  let start = file.getUInt32(at: table.blocksOffset + last * 4) else { return false }
             // Every key from here to `target` shares the first `common` bytes with the key.
-            let kept = min(leastShared, common)
-            index = last * table.blockSize
-            position = table.entriesOffset + Int(start)
-            guard next() else { return false }
-            leastShared = kept
+            guard let last = table.block(before: target, from: upcoming, in: file),
+                  enter(block: last, sharing: min(leastShared, common)) else { return false }
             if LexiconTable.compare(key, target) >= 0 { return true }
             common = LexiconTable.commonPrefix(key, target)
         }
@@ -151,14 +146,9 @@ struct LexiconCursor {
         // every entry passed over shares them.
         let upcoming = (index + table.blockSize - 1) / table.blockSize
         if startsWithPrefix(block: upcoming, length: length) {
-            guard let last = table.lastBlock(startingWith: key, length: length, from: upcoming, in: file),
-                  let start = file.getUInt32(at: table.blocksOffset + last * 4) else { return false }
-            let kept = min(leastShared, length)
-            index = last * table.blockSize
-            position = table.entriesOffset + Int(start)
             // Its first key has the prefix: read it, then pass over the rest of its block.
-            guard next() else { return false }
-            leastShared = kept
+            guard let last = table.lastBlock(startingWith: key, length: length, from: upcoming, in: file),
+                  enter(block: last, sharing: min(leastShared, length)) else { return false }
         }
         // The prefix ends before the next block's first key, which does not have it.
         while index < table.count {
@@ -176,6 +166,17 @@ struct LexiconCursor {
     private func startsWithPrefix(block: Int, length: Int) -> Bool {
         guard let first = table.firstKey(ofBlock: block, in: file) else { return false }
         return LexiconTable.starts(first, with: key, length: length)
+    }
+
+    /// Moves to block `block` and reads its first entry, the keys passed over having shared their
+    /// first `shared` bytes (``leastShared``); false when the block or its entry cannot be read.
+    private mutating func enter(block: Int, sharing shared: Int) -> Bool {
+        guard let start = file.getUInt32(at: table.blocksOffset + block * 4) else { return false }
+        index = block * table.blockSize
+        position = table.entriesOffset + Int(start)
+        guard next() else { return false }
+        leastShared = shared
+        return true
     }
 
     /// Reads entry ``index`` (its key into ``key``) and moves to the next; false at the end, or
@@ -295,26 +296,9 @@ extension LexiconTable {
     }
 
     /// The last block whose first key is below `key` (block `from` when none is), from block
-    /// `from` on: a galloping search over the blocks' first keys, read in place (steps of 1, 2,
-    /// 4, … blocks, then a binary search in the last step), so a key a few blocks on costs a few
-    /// reads. Nil when one cannot be read.
+    /// `from` on (``lastBlock(from:where:in:)``). Nil when a first key cannot be read.
     func block(before key: [UInt8], from: Int = 0, in file: ByteSpan) -> Int? {
-        var low = max(0, from), step = 1, high = blockCount
-        while low + step < blockCount {
-            guard let first = firstKey(ofBlock: low + step, in: file) else { return nil }
-            if Self.compare(first, key) >= 0 {
-                high = low + step
-                break
-            }
-            low += step
-            step *= 2
-        }
-        while high - low > 1 {
-            let middle = low + (high - low) / 2
-            guard let first = firstKey(ofBlock: middle, in: file) else { return nil }
-            if Self.compare(first, key) < 0 { low = middle } else { high = middle }
-        }
-        return low
+        lastBlock(from: from, where: { Self.compare($0, key) < 0 }, in: file)
     }
 
     /// The number of bytes `a` and `b` start with alike.
@@ -340,13 +324,20 @@ extension LexiconTable {
 
     /// The last block from `from` on whose first key starts with the first `length` bytes of
     /// `prefix`, given that block `from`'s does (those blocks follow one another: keys are
-    /// sorted): a galloping search, then a binary search in its last step. Nil when a block's
-    /// first key cannot be read.
+    /// sorted; ``lastBlock(from:where:in:)``). Nil when a block's first key cannot be read.
     func lastBlock(startingWith prefix: [UInt8], length: Int, from: Int, in file: ByteSpan) -> Int? {
-        var low = from, step = 1, high = blockCount
+        lastBlock(from: from, where: { Self.starts($0, with: prefix, length: length) }, in: file)
+    }
+
+    /// The last block from `from` on whose first key (read in place) `holds`, where the blocks
+    /// whose first keys hold come before those whose do not (block `from` when none after it
+    /// does): a galloping search (steps of 1, 2, 4, … blocks, then a binary search in the last
+    /// step), so a block a few blocks on costs a few reads. Nil when a first key cannot be read.
+    func lastBlock(from: Int, where holds: (UnsafeRawBufferPointer) -> Bool, in file: ByteSpan) -> Int? {
+        var low = max(0, from), step = 1, high = blockCount
         while low + step < blockCount {
             guard let first = firstKey(ofBlock: low + step, in: file) else { return nil }
-            if !Self.starts(first, with: prefix, length: length) {
+            if !holds(first) {
                 high = low + step
                 break
             }
@@ -356,7 +347,7 @@ extension LexiconTable {
         while high - low > 1 {
             let middle = low + (high - low) / 2
             guard let first = firstKey(ofBlock: middle, in: file) else { return nil }
-            if Self.starts(first, with: prefix, length: length) { low = middle } else { high = middle }
+            if holds(first) { low = middle } else { high = middle }
         }
         return low
     }
