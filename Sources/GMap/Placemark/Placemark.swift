@@ -237,7 +237,8 @@ public struct Placemark: Sendable {
         administrativeAreaCode = code
         var state = reusing.state.take() ?? ""
         let name = values.stateNameColumn.flatMap { values.towns.compactValueBytes(of: record, column: $0) }
-        state.replaceWithUTF8(country == "US" || name == nil || name?.isEmpty == true ? stateCode : name ?? stateCode)
+        let byCode = TownAdministration.namesStatesByCode(country) || (name?.isEmpty ?? true)
+        state.replaceWithUTF8(byCode ? stateCode : name ?? stateCode)
         administrativeArea = state
         if let column = values.countyColumn, let county = values.towns.compactValueBytes(of: record, column: column), !county.isEmpty {
             var text = reusing.county.take() ?? ""

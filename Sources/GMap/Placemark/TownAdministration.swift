@@ -23,9 +23,13 @@ struct TownAdministration {
     /// ``Placemark/administrativeArea``: the code in the United States, else the name (`name`
     /// when given: a state's own), else the code.
     func stateForm(name: String? = nil) -> String? {
-        if country == "US", let stateCode { return stateCode }
+        if let country, Self.namesStatesByCode(country), let stateCode { return stateCode }
         return name ?? stateName ?? stateCode
     }
+
+    /// Whether a placemark of country `country` gives its state as the code (the United States:
+    /// CLGeocoder gives the USPS code, `CA`), not the name.
+    static func namesStatesByCode(_ country: String) -> Bool { country == "US" }
 
     /// ``Placemark/administrativeAreaCode``: the country's code, a hyphen and the state's (`US-CA`, `DE-02`).
     var code: String? {

@@ -124,6 +124,12 @@ struct LexiconCursor {
             guard let spelled = cursor.readVarint(), spelled <= UInt64(cursor.remaining) else { return false }
             cursor.position += Int(spelled)
         }
+        return passPostings(&cursor)
+    }
+
+    /// Reads past the postings at `cursor` (every one but the last has its "more" bit) and moves
+    /// to the next entry; false when a posting cannot be read.
+    private mutating func passPostings(_ cursor: inout VarintCursor) -> Bool {
         while true {
             guard let posting = cursor.readVarint() else { return false }
             if posting & FormatLayout.Lexicon.morePostingsBit == 0 { break }
@@ -213,14 +219,7 @@ struct LexiconCursor {
             cursor.position += Int(length)
         }
         postings = cursor.position
-        // Skip the postings: every one but the last has its "more" bit.
-        while true {
-            guard let posting = cursor.readVarint() else { return false }
-            if posting & FormatLayout.Lexicon.morePostingsBit == 0 { break }
-        }
-        position = cursor.position
-        index += 1
-        return true
+        return passPostings(&cursor)
     }
 
     /// Calls `body` with each posting of the entry last read, in order: its feature and whether
