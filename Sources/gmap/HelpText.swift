@@ -4,10 +4,9 @@ import GMapBuilder
 
 /// The format versions the tool writes and reads, as `gmap --version` says them.
 enum FormatVersionText {
-    /// "3.0–3.3": 3.0, 3.1 with a layer of lines or points, 3.2 with a feature's overlapping parts,
-    /// 3.3 with an address index (a location map).
-    static let written = "\(FormatLayout.majorVersion).\(FormatLayout.minorVersion)–\(FormatLayout.majorVersion).\(FormatLayout.minorVersionWithAddressIndex)"
-    /// "writes format 3.0–3.3 (2.0 and 2.1 with --format); reads 1.x to 3.x".
+    /// "3.0–3.6": from 3.0 to the newest minor version, each by what the map holds (Spec/FORMAT.md, section 3).
+    static let written = "\(FormatLayout.majorVersion).\(FormatLayout.minorVersion)–\(FormatLayout.majorVersion).\(FormatLayout.newestMinorVersion)"
+    /// "writes format 3.0–3.6 (2.0 and 2.1 with --format); reads 1.x to 3.x".
     static let summary = "writes format \(written) (2.0 and 2.1 with --format); reads \(FormatLayout.oldestReadableMajorVersion).x to \(FormatLayout.majorVersion).x"
 }
 

@@ -325,6 +325,6 @@ final class CommandLineArgumentTests: CommandLineTestCase {
     func testVersionNamesTheFormatsWrittenAndRead() throws {
         let result = try run(["--version"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.stdout, "gmap 1.1.0 (writes format 3.0–3.3 (2.0 and 2.1 with --format); reads 1.x to 3.x)\n")
+        XCTAssertEqual(result.stdout, "gmap 1.1.0 (writes format 3.0–3.6 (2.0 and 2.1 with --format); reads 1.x to 3.x)\n")
     }
 }

@@ -41,6 +41,8 @@ public enum FormatLayout {
     /// features, their other names (other languages, abbreviations) among them. A 3.6 file may
     /// hold everything 3.5 may.
     public static let minorVersionWithLexicons: UInt16 = 6
+    /// The newest minor version of format 3 this code writes (and knows every part of): 3.6.
+    public static let newestMinorVersion: UInt16 = minorVersionWithLexicons
     /// The minor version of a format 2 file with layers, label points and name indexes (2.1; see
     /// ``LayerRecord``). Larger minor versions are readable (they only add). A format 2 build without
     /// those additions (``minorVersionWithoutLayers``) is written as 2.0.
