@@ -4,7 +4,7 @@ import GMap
 ///
 /// `{"time": …, "kind": "along_road"|"inside"|"other"|"unknown", "road": {"name", "class",
 /// "distance_m", "direction", "bearing"} | null, "intersection_ahead": {"streets", "distance_m",
-/// "bearing", "main"} | null, "nearest_place": {"name", "category", "kind", "distance_m",
+/// "bearing", "main", "latitude", "longitude"} | null, "nearest_place": {"name", "category", "kind", "distance_m",
 /// "bearing"} | null, "area": {…} | null, "changes": [...], "callouts": [{"text", "bearing"}]}`;
 /// `time` and `changes` only in a replay. Distances in metres to 0.1 m, angles in degrees
 /// clockwise from north to 0.1°; a callout's bearing is null when it has no subject to turn to.
@@ -14,7 +14,7 @@ enum SenseJSON {
         var road: RoadMatch?, ahead: IntersectionMatch?, place: NearbyPlace?, area: NearbyPlace?
         let kind = sense.kindName
         switch sense {
-        case .unknown:
+        case .unknown, .noLocation:
             break
         case let .inside(inside, nearestRoad, nearestPlace):
             (area, road, place) = (inside, nearestRoad, nearestPlace)
@@ -59,10 +59,11 @@ enum SenseJSON {
         return names.filter { changes.contains($0.0) }.map { $0.1 }
     }
 
-    /// `{"streets", "distance_m", "bearing", "main"}`.
+    /// `{"streets", "distance_m", "bearing", "main", "latitude", "longitude"}` (where it is; null when the source does not say).
     static func intersection(_ match: IntersectionMatch) -> String {
         "{\"streets\":[" + match.streetNames.map(JSONText.string).joined(separator: ",") + "],"
-            + "\"distance_m\":\(NearbyOption.tenths(match.distance)),\"bearing\":\(NearbyOption.tenths(match.bearing)),\"main\":\(match.isMain)}"
+            + "\"distance_m\":\(NearbyOption.tenths(match.distance)),\"bearing\":\(NearbyOption.tenths(match.bearing)),\"main\":\(match.isMain),"
+            + "\"latitude\":" + (match.latitude.map { "\($0)" } ?? "null") + ",\"longitude\":" + (match.longitude.map { "\($0)" } ?? "null") + "}"
     }
 
     /// `{"name", "category", "kind", "distance_m", "bearing"}`.

@@ -26,9 +26,10 @@ enum WhereCommand: Command {
     static let options: [CommandOption] = [
         Option.heading, Option.course, Option.language,
         .json.documented("""
-            print {"kind": "along_road"|"inside"|"other"|"unknown", "road": {"name",
-            "class", "distance_m", "direction", "bearing"}, "intersection_ahead":
-            {"streets", "distance_m", "bearing", "main"}, "nearest_place": {"name",
+            print {"kind": "along_road"|"inside"|"other"|"unknown"|"no_location",
+            "road": {"name", "class", "distance_m", "direction", "bearing"},
+            "intersection_ahead": {"streets", "distance_m", "bearing", "main",
+            "latitude", "longitude"}, "nearest_place": {"name",
             "category", "kind", "distance_m", "bearing"}, "area": {…}, "callouts":
             [{"text", "bearing"}]} (null for what there is not; a callout's bearing,
             to play it from that direction, is null when it has no subject)
@@ -62,14 +63,19 @@ enum WhereCommand: Command {
         /// `--replay FILE`: a track of fixes to read.
         static let replay = CommandOption.value("--replay", "FILE", help: """
             read a track from FILE ("-": standard input), lines
-            time,lat,lon[,course[,heading]] (time in seconds; course where the user
-            moves, as --course; heading where the user faces, as --heading; either
-            may be empty; blank lines and lines starting with # are skipped), feed
+            time,lat,lon[,course[,heading[,accuracy]]] (time in seconds; course
+            where the user moves, as --course; heading where the user faces, as
+            --heading; accuracy the radius in metres the phone reports: a fix worse
+            than 20 m changes nothing; any may be empty; blank lines and lines
+            starting with # are skipped), feed
             each fix to one location context and print "TIME CALLOUTS" for the
             first fix, then where the road, the area or the intersection ahead
             changed while the user has a direction (standing still: nothing).
             The context smooths GPS noise, keeps the road steady near junctions
-            and takes a new one within seconds of a turn. With --json, one object
+            and takes a new one within seconds of a turn. 10 s without a fix (or
+            twice the usual interval) prints "We don't have geolocation
+            information." (with --every, once a second), and the next fix starts
+            afresh. With --json, one object
             per line, with "time" and "changes". A line that cannot be read
             is named with its number on stderr and skipped; the exit code is then 2.
             """)

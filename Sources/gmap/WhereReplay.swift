@@ -59,6 +59,19 @@ struct WhereReplay {
                 StandardError.write("gmap: \(place(lineNumber)): \(failure.message)\n")
                 continue
             }
+            // A silence: the position is lost at the stale threshold (said once; with --every, once a second).
+            if let last = context.lastFixTime, fix.fix.time > last {
+                var time = last + context.staleThreshold
+                while time < fix.fix.time, let update = context.advance(noFixAt: time) {
+                    if mode == .every || update.isWorthSaying {
+                        let callouts = style.callouts(update.sense, direction: nil, source: source)
+                        output.write((style.json ? SenseJSON.object(update.sense, callouts: callouts, time: time, changes: update.changes)
+                                                 : SenseJSON.number(time) + " " + callouts.map { $0.text }.joined(separator: " ")) + "\n")
+                    }
+                    guard mode == .every else { break }
+                    time += 1
+                }
+            }
             guard context.update(fix.fix) != nil, let update = context.last else { continue }
             let callouts = style.callouts(update.sense, direction: update.direction, source: source)
             output.write((style.json ? SenseJSON.object(update.sense, callouts: callouts, time: fix.fix.time, changes: update.changes)
@@ -84,11 +97,12 @@ struct WhereReplay {
     }
 }
 
-/// One line of a replayed track: `time,lat,lon[,course[,heading]]`, decimal numbers; time in
-/// seconds on any clock; `course`, where the user moves (a GPS course over ground: callouts say
-/// "heading"), and `heading`, where the user faces (a compass: callouts say "facing", and it is
-/// used before the course), in degrees clockwise from north (empty or `nan` for none, other
-/// values modulo 360).
+/// One line of a replayed track: `time,lat,lon[,course[,heading[,accuracy]]]`, decimal numbers;
+/// time in seconds on any clock; `course`, where the user moves (a GPS course over ground:
+/// callouts say "heading"), and `heading`, where the user faces (a compass: callouts say
+/// "facing", and it is used before the course), in degrees clockwise from north (empty or `nan`
+/// for none, other values modulo 360); `accuracy`, the radius in metres the device reports
+/// (`horizontalAccuracy`; empty, or not above 0, for unknown).
 struct ReplayLine {
     /// The time as written, printed before the sense.
     var time: String
@@ -100,8 +114,8 @@ struct ReplayLine {
         let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty, !text.hasPrefix("#") else { return nil }
         let fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard (3...5).contains(fields.count) else {
-            return .failure(CommandFailure(message: "expected 'time,latitude,longitude[,course[,heading]]', got \(fields.count) fields in \(InputExcerpt.quoted(text))"))
+        guard (3...6).contains(fields.count) else {
+            return .failure(CommandFailure(message: "expected 'time,latitude,longitude[,course[,heading[,accuracy]]]', got \(fields.count) fields in \(InputExcerpt.quoted(text))"))
         }
         guard let time = CoordinateParser.number(Substring(fields[0])) else {
             return .failure(CommandFailure(message: "time \(InputExcerpt.quoted(fields[0])) is not a number (seconds)"))
@@ -121,7 +135,15 @@ struct ReplayLine {
                 return .failure(CommandFailure(message: "\(name) \(InputExcerpt.quoted(fields[3 + index])): \(error)"))
             }
         }
-        let fix = LocationFix(latitude: coordinate.latitude, longitude: coordinate.longitude, time: time, heading: directions[1], course: directions[0])
+        var accuracy: Double?
+        if fields.count > 5, !fields[5].isEmpty {
+            guard let metres = CoordinateParser.number(Substring(fields[5])), !metres.isNaN else {
+                return .failure(CommandFailure(message: "accuracy \(InputExcerpt.quoted(fields[5])) is not a number (metres)"))
+            }
+            accuracy = metres
+        }
+        let fix = LocationFix(latitude: coordinate.latitude, longitude: coordinate.longitude, time: time, heading: directions[1], course: directions[0],
+                              horizontalAccuracy: accuracy)
         return .success(ReplayLine(time: fields[0], fix: fix))
     }
 }

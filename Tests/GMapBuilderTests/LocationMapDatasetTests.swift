@@ -319,7 +319,7 @@ extension LocationMapDatasetTests {
                 if road != nil { insideNearRoad += 1; XCTAssertEqual(nearestRoad?.name, road?.name, "\(point): the inside sense names the road along") }
             case let .alongRoad(found, _, _):
                 same = expectedKind == "along_road" && found.name == road?.name
-            case .other, .unknown:
+            case .other, .unknown, .noLocation:
                 same = expectedKind == nil
             }
             if !same {

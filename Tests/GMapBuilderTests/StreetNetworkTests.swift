@@ -84,8 +84,12 @@ final class StreetNetworkTests: XCTestCase {
         XCTAssertTrue(network.intersections[0].isMain, "A changes class at node 2")
         let roundabout = [Self.way(1, [1, 2], ["highway": "service", "name": "A"]), Self.way(3, [2, 3], ["highway": "service", "name": "B", "junction": "roundabout"])]
         XCTAssertEqual(StreetNetwork(OSMData(nodes: nodes, ways: roundabout, relations: [])).intersections.map(\.isMain), [true])
+        // Two named streets of minor classes meet: main (issue 36: a named service road is a street its walker is told of).
         let minor = [Self.way(1, [1, 2], ["highway": "service", "name": "A"]), Self.way(3, [2, 3], ["highway": "service", "name": "B"])]
-        XCTAssertEqual(StreetNetwork(OSMData(nodes: nodes, ways: minor, relations: [])).intersections.map(\.isMain), [false])
+        XCTAssertEqual(StreetNetwork(OSMData(nodes: nodes, ways: minor, relations: [])).intersections.map(\.isMain), [true])
+        // A named path meeting a street is not (with --paths).
+        let path = [Self.way(1, [1, 2], ["highway": "service", "name": "A"]), Self.way(3, [2, 3], ["highway": "footway", "name": "B"])]
+        XCTAssertEqual(StreetNetwork(OSMData(nodes: nodes, ways: path, relations: []), includePaths: true).intersections.map(\.isMain), [false])
     }
 
     func testJoiningIsLinearAndKeepsEverySegment() {

@@ -234,7 +234,7 @@ final class WhereCommandLineTests: CommandLineTestCase {
         XCTAssertEqual(result.status, 2)
         XCTAssertEqual(result.stdout.split(separator: "\n").map { $0.prefix(2) }, ["0 ", "5 ", "6 "], result.stdout)
         XCTAssertEqual(result.stderr, """
-            gmap: line 2: expected 'time,latitude,longitude[,course[,heading]]', got 2 fields in '1,60.17002'
+            gmap: line 2: expected 'time,latitude,longitude[,course[,heading[,accuracy]]]', got 2 fields in '1,60.17002'
             gmap: line 3: time 'abc' is not a number (seconds)
             gmap: line 4: latitude 91 is outside [-90, 90]
             gmap: line 5: course 'north' is not a number of degrees clockwise from north (for example 90 for east; nan for none)
@@ -244,8 +244,30 @@ final class WhereCommandLineTests: CommandLineTestCase {
         try bad.write(toFile: file, atomically: true, encoding: .utf8)
         result = try run(["where", map, "--replay", file, "--every"])
         XCTAssertEqual(result.status, 2)
-        XCTAssertTrue(result.stderr.hasPrefix("gmap: \(file):2: expected 'time,latitude,longitude[,course[,heading]]'"), result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("gmap: \(file):2: expected 'time,latitude,longitude[,course[,heading[,accuracy]]]'"), result.stderr)
         try assertFails(["where", map, "--replay", path("missing.csv")], stderr: "gmap: cannot open \(path("missing.csv")): No such file or directory\n")
         try assertFails(["where", map, "--replay", temporary.path], stderr: "gmap: cannot read \(temporary.path): it is a directory\n")
+    }
+
+    /// Issue 36: the sixth field is the accuracy the phone reports (a fix worse than 20 m changes
+    /// nothing; a bad one is named); 10 s without a fix say so, once, or once a second with --every,
+    /// and the next fix starts afresh.
+    func testReplayAccuracyAndSilence() throws {
+        let map = try smallLocationMap()
+        let track = "0,60.17000,24.94000,45,,5\n1,60.17003,24.94003,45,,5\n14,60.17012,24.94012,45,,5\n15,60.17015,24.94015,45\n"
+        var result = try run(["where", map, "--replay", "-"], input: track)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        var lines = result.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.map { $0.prefix(3) }, ["0 Y", "11 ", "14 "], result.stdout)
+        XCTAssertEqual(lines[1], "11 We don't have geolocation information.")
+        XCTAssertTrue(lines[2].hasPrefix("14 You are heading northeast along Keskuskatu."), result.stdout)
+        result = try run(["where", map, "--replay", "-", "--every"], input: track)
+        lines = result.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.map { $0.split(separator: " ").first ?? "" }, ["0", "1", "11", "12", "13", "14", "15"], result.stdout)
+        result = try run(["where", map, "--replay", "-", "--every", "--json"], input: track)
+        XCTAssertTrue(result.stdout.contains(#"{"time":11,"kind":"no_location","road":null"#), result.stdout)
+        result = try run(["where", map, "--replay", "-"], input: "0,60.17000,24.94000,45,,x\n")
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderr, "gmap: line 1: accuracy 'x' is not a number (metres)\ngmap: 1 of 1 lines could not be read\n")
     }
 }

@@ -62,6 +62,7 @@ final class LocationContextTests: XCTestCase {
         options.smoothing.positionGain = 1
         options.smoothing.velocityGain = 0
         options.smoothing.courseFixes = 1
+        options.smoothing.outlierDistance = .infinity  // fixes taken as they are
         options.switchFixes = 1
         return options
     }

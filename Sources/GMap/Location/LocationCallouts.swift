@@ -5,11 +5,16 @@ public struct Callout: Sendable, Equatable {
     public var text: String
     /// The bearing from the user to its subject, degrees clockwise from north.
     public var bearing: Double?
+    /// Where its subject is (an intersection, a place), in degrees, so that an app can place a
+    /// beacon on it; nil when it has none or the source does not say.
+    public var latitude: Double?, longitude: Double?
 
     /// A callout from its parts.
-    public init(text: String, bearing: Double?) {
+    public init(text: String, bearing: Double?, latitude: Double? = nil, longitude: Double? = nil) {
         self.text = text
         self.bearing = bearing
+        self.latitude = latitude
+        self.longitude = longitude
     }
 }
 
@@ -45,7 +50,8 @@ extension LocationSense {
             guard let place else { return [] }
             let name = Words.described(naming(place.name), category: place.category)
             if Words.roundedMetres(place.distance) == 0 { return [Callout(text: "You are at \(name).", bearing: nil)] }
-            return [Callout(text: "\(name), is \(Words.metres(place.distance)) \(Compass.direction(place.bearing)).", bearing: place.bearing)]
+            return [Callout(text: "\(name), is \(Words.metres(place.distance)) \(Compass.direction(place.bearing)).", bearing: place.bearing,
+                            latitude: place.latitude, longitude: place.longitude)]
         }
         func nearestRoad(_ road: RoadMatch?) -> [Callout] {
             guard let road else { return [] }
@@ -56,6 +62,8 @@ extension LocationSense {
         switch self {
         case .unknown:
             return [Callout(text: "Nothing known nearby.", bearing: nil)]
+        case .noLocation:
+            return [Callout(text: "We don't have geolocation information.", bearing: nil)]
         case let .inside(area, road, nearestPlace):
             return [Callout(text: "You are inside \(Words.described(naming(area.name), category: area.category)).", bearing: nil)]
                 + nearestRoad(road) + place(nearestPlace)
@@ -72,10 +80,10 @@ extension LocationSense {
                 let others = ahead.streetNames.filter { $0 != road.name }
                 let names = Words.list((others.isEmpty ? [road.name] : others).map { Words.spoken(naming($0)) })
                 if Words.roundedMetres(ahead.distance) == 0 {
-                    lines.append(Callout(text: "You are at the intersection with \(names).", bearing: nil))
+                    lines.append(Callout(text: "You are at the intersection with \(names).", bearing: nil, latitude: ahead.latitude, longitude: ahead.longitude))
                 } else {
                     lines.append(Callout(text: "Intersection with \(names) is \(Words.metres(ahead.distance)) \(Compass.direction(ahead.bearing)).",
-                                         bearing: ahead.bearing))
+                                         bearing: ahead.bearing, latitude: ahead.latitude, longitude: ahead.longitude))
                 }
             }
             return lines + place(nearestPlace)

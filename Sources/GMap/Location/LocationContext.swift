@@ -2,6 +2,11 @@
 public enum LocationSense: Sendable, Equatable {
     /// Nothing known around the point (no road, place or area within reach).
     case unknown
+    /// No position: the last fix is ``LocationContext/Options/staleAfter`` seconds old or more
+    /// (a tunnel, a station, a phone that stopped reporting). Soundscape's "Unknown" state: "We
+    /// don't have geolocation information." The road, area and intersection kept before are
+    /// forgotten, so the first fix back is taken afresh, never the stale road.
+    case noLocation(secondsSinceFix: Double)
     /// Inside a named area (the smallest that contains the user), with the nearest road (the road
     /// the user is along, else the nearest within reach) and the nearest place.
     case inside(area: NearbyPlace, nearestRoad: RoadMatch?, nearestPlace: NearbyPlace?)
@@ -49,13 +54,16 @@ public struct LocationUpdate: Sendable, Equatable {
         a.sense == b.sense && a.changes == b.changes && a.direction?.degrees == b.direction?.degrees && a.direction?.isFacing == b.direction?.isFacing
     }
 
-    /// Whether an automatic callout should fire: for the first fix; afterwards when something in
-    /// ``LocationChanges/worthSaying`` changed and the user has a direction (moves, or faces
-    /// somewhere with a compass). Standing still with no direction, what the noise of the fixes
-    /// or a better average changes is kept in the sense but not spoken: asked, the context answers
-    /// with it (``LocationContext/last``).
+    /// Whether an automatic callout should fire: for the first fix (and the first after a
+    /// drop-out), when the position is lost (``LocationSense/noLocation(secondsSinceFix:)``);
+    /// afterwards when something in ``LocationChanges/worthSaying`` changed and the user has a
+    /// direction (moves, or faces somewhere with a compass). Standing still with no direction,
+    /// what the noise of the fixes or a better average changes is kept in the sense but not
+    /// spoken: asked, the context answers with it (``LocationContext/last``).
     public var isWorthSaying: Bool {
-        changes.contains(.start) || (direction != nil && !changes.intersection(.worthSaying).isEmpty)
+        if changes.contains(.start) { return true }
+        if case .noLocation = sense { return changes.contains(.kind) }
+        return direction != nil && !changes.intersection(.worthSaying).isEmpty
     }
 }
 
@@ -79,8 +87,9 @@ public struct LocationUpdate: Sendable, Equatable {
 ///     (by ``Options/roadMargin`` when there is no direction); near one, the kept road is kept
 ///     while the direction runs along it, or there is no direction (the sticky rule).
 ///   When the kept road is ``Options/roadDistance`` away or more and another road is within it,
-///   that road is taken at once; when no road is within it, the kept road is dropped after
-///   ``Options/switchFixes`` such fixes.
+///   that road is taken at once; when no road is within it, the kept road stays while the
+///   walker's course runs along it (a drifting GPS bias, within 1.5 × the road distance), and is
+///   otherwise dropped after ``Options/switchFixes`` such fixes.
 /// - **Intersection ahead**: the nearest main intersection on the road, ahead of the user's
 ///   position projected onto the road, along the road's direction turned to the user's, inside
 ///   ``Options/aheadCone`` (so on the walker's own carriageway); its distance is measured along
@@ -89,6 +98,18 @@ public struct LocationUpdate: Sendable, Equatable {
 ///   it stays the same, its distance does not grow (GPS noise, not the walker: one walking away
 ///   no longer has it ahead), unless by more than ``Options/holdMargin``.
 /// - **Nearest place**: a different place must be nearer than the kept one by ``Options/placeMargin`` metres.
+/// - **Doubtful fixes change nothing**: a fix that the smoother set aside as a jump
+///   (``TrackSmoother/Smoothed/isOutlier``), or whose reported accuracy is worse than
+///   ``Options/switchAccuracy`` (such a fix cannot tell which of two streets a block apart the
+///   user is along), keeps the road, the area and the intersection ahead as they are, and wins
+///   no fix for a challenger.
+/// - **Sparse fixes**: evidence counts in metres as well as fixes (a change also wins once the
+///   fixes that back it have travelled ``Options/releaseDistance``), and a fix more than
+///   ``Options/areaClearMargin`` metres inside a new area, or outside the kept one, changes the
+///   area at once.
+/// - **Drop-outs**: asked at a time ``Options/staleAfter`` seconds or more after the last fix
+///   (``update(noFixAt:)``), the sense is ``LocationSense/noLocation(secondsSinceFix:)``; the
+///   first fix after such a gap starts afresh (``LocationChanges/start``).
 /// - **When to speak**: ``update(_:)`` gives a sense as ``Options/throttle`` says: by default for
 ///   the first fix, then when something in ``LocationChanges/worthSaying`` changed while the user
 ///   has a direction (``Throttle/onChange``, ``LocationUpdate/isWorthSaying``): a user standing
@@ -125,7 +146,8 @@ public struct LocationContext<Source: LocationSource> {
         public var switchFixes = 2
         /// Without a direction, how much nearer a different road must be to win a fix, in metres.
         public var roadMargin = 5.0
-        /// Or the metres of travel over which a different road must win.
+        /// Or the metres of travel over which a different road or area must win (the first fix's
+        /// step included, so that one fix after a long silence can be enough).
         public var releaseDistance = 8.0
         /// Where an intersection ahead may lie.
         public var aheadCone = AheadCone(radius: 500, angle: 45, lateral: 10, lateralPerMetre: 0.05)
@@ -145,6 +167,15 @@ public struct LocationContext<Source: LocationSource> {
         /// How far inside an area the user must be to enter it, or outside to leave it, in metres
         /// (the first fix excepted: it takes the area that contains it).
         public var areaMargin = 5.0
+        /// A fix this far inside a new area, or outside the kept one, in metres, changes it at once.
+        public var areaClearMargin = 10.0
+        /// A fix whose reported accuracy is worse than this, in metres, changes nothing (the road
+        /// distance: it cannot tell a road within reach from one beyond).
+        public var switchAccuracy = 20.0
+        /// The last fix this many seconds old or more (or twice the usual interval between fixes,
+        /// when that is longer: a phone in power saving reports every 15–30 s): no location, and
+        /// the next fix starts afresh.
+        public var staleAfter = 10.0
         /// How much nearer a different place must be to replace the nearest place kept, in metres.
         public var placeMargin = 10.0
         /// How fixes are smoothed.
@@ -168,6 +199,16 @@ public struct LocationContext<Source: LocationSource> {
     public private(set) var lastGiven: LocationFix?
     /// The last fix's answer.
     public private(set) var last: LocationUpdate?
+    /// The time of the last fix taken.
+    public private(set) var lastFixTime: Double?
+    /// Whether the next fix starts afresh (after a drop-out).
+    private var startsAfresh = false
+    /// The usual interval between fixes, in seconds (a running mean).
+    private var usualInterval = 1.0
+
+    /// How old the last fix must be for the position to be lost: ``Options/staleAfter``, or twice
+    /// the usual interval between fixes when that is longer.
+    public var staleThreshold: Double { max(options.staleAfter, 2 * usualInterval) }
 
     private var smoother: TrackSmoother
     /// A different road winning: its name, the fixes and metres it has won over.
@@ -175,7 +216,7 @@ public struct LocationContext<Source: LocationSource> {
     /// Fixes in a row with the kept road out of reach and no other road.
     private var roadLost = 0
     private var area: NearbyPlace?
-    private var pendingArea: (name: String?, fixes: Int)?
+    private var pendingArea: (name: String?, fixes: Int, travelled: Double)?
     private var ahead: IntersectionMatch?
     private var pendingAhead: (names: [String]?, fixes: Int)?
     /// The last intersection ahead that was not none (the change rule's memory).
@@ -202,12 +243,57 @@ public struct LocationContext<Source: LocationSource> {
     /// for coordinates or a time that are not valid. The throttle does not apply.
     public mutating func advance(_ fix: LocationFix) -> LocationUpdate? {
         guard fix.latitude.isFinite, fix.longitude.isFinite, abs(fix.latitude) <= 90, abs(fix.longitude) <= 180, fix.time.isFinite else { return nil }
+        if let lastFixTime {
+            if fix.time - lastFixTime >= staleThreshold || fix.time < lastFixTime { forget() }
+            if fix.time > lastFixTime { usualInterval += 0.2 * (min(fix.time - lastFixTime, 60) - usualInterval) }
+        }
+        lastFixTime = fix.time
         let smoothed = smoother.add(fix)
         let sense = self.sense(at: smoothed)
         let direction = smoothed.direction.map { (degrees: $0, isFacing: smoothed.isFacing) }
-        let update = LocationUpdate(sense: sense, changes: changes(from: last?.sense, to: sense), direction: direction)
+        var changes = changes(from: last?.sense, to: sense)
+        if startsAfresh {
+            changes.formUnion([.start, .kind, .road, .area, .intersectionAhead, .nearestPlace])
+            startsAfresh = false
+        }
+        let update = LocationUpdate(sense: sense, changes: changes, direction: direction)
         last = update
         return update
+    }
+
+    /// Asks for the sense at `time` without a fix: nil while the last fix is less than
+    /// ``staleThreshold`` seconds old (its sense stands) or before any fix; else
+    /// ``LocationSense/noLocation(secondsSinceFix:)``, its changes against the last answer (a
+    /// change of kind the first time), and no direction. The throttle does not apply.
+    public mutating func advance(noFixAt time: Double) -> LocationUpdate? {
+        guard time.isFinite, let lastFixTime, time - lastFixTime >= staleThreshold else { return nil }
+        let sense = LocationSense.noLocation(secondsSinceFix: time - lastFixTime)
+        var changes: LocationChanges = []
+        if last?.sense.kindName != sense.kindName { changes = [.kind, .road, .area, .nearestPlace] }
+        let update = LocationUpdate(sense: sense, changes: changes, direction: nil)
+        last = update
+        startsAfresh = true
+        return update
+    }
+
+    /// ``advance(noFixAt:)``'s sense, when it is worth saying (the first time the position is lost).
+    public mutating func update(noFixAt time: Double) -> LocationSense? {
+        guard let update = advance(noFixAt: time), update.isWorthSaying else { return nil }
+        return update.sense
+    }
+
+    /// Forgets what was kept (after a drop-out): the next fix is taken as a first one.
+    private mutating func forget() {
+        currentRoad = nil
+        pendingRoad = nil
+        roadLost = 0
+        area = nil
+        pendingArea = nil
+        ahead = nil
+        pendingAhead = nil
+        lastAnnouncedAhead = nil
+        place = nil
+        startsAfresh = true
     }
 
     /// Whether `fix` passes the throttle.
@@ -228,12 +314,13 @@ public struct LocationContext<Source: LocationSource> {
     /// The sense at a smoothed fix, updating what is kept.
     mutating func sense(at fix: TrackSmoother.Smoothed) -> LocationSense {
         let latitude = fix.latitude, longitude = fix.longitude
-        let isFirst = last == nil
+        let isFirst = last == nil || startsAfresh
+        let canSwitch = Self.canSwitch(fix, options: options)
         // Roads within reach of the kept road's grace; those nearer than roadDistance are along.
         let reach = options.roadDistance * 1.5
         let nearby = source.roads(latitude: latitude, longitude: longitude, within: reach)
         let previousRoad = currentRoad
-        let road = chooseRoad(nearby, fix: fix)
+        let road = chooseRoad(nearby, fix: fix, isFirst: isFirst)
         currentRoad = road?.name
         let roadChanged = previousRoad != currentRoad
 
@@ -242,10 +329,15 @@ public struct LocationContext<Source: LocationSource> {
         if isFirst || foundArea?.name == area?.name {
             area = foundArea
             pendingArea = nil
-        } else if isClear(entering: foundArea, leaving: area, latitude: latitude, longitude: longitude) {
-            let fixes = pendingArea.map { $0.name == foundArea?.name ? $0.fixes + 1 : 1 } ?? 1
-            pendingArea = (foundArea?.name, fixes)
-            if fixes >= options.switchFixes {
+        } else if !canSwitch {
+            // a doubtful fix: the area stays, the evidence so far too
+        } else if isClear(entering: foundArea, leaving: area, latitude: latitude, longitude: longitude, margin: options.areaMargin) {
+            var pending: (name: String?, fixes: Int, travelled: Double) = pendingArea.flatMap { $0.name == foundArea?.name ? $0 : nil } ?? (foundArea?.name, 0, 0)
+            pending.fixes += 1
+            pending.travelled += Self.walked(fix, options: options)
+            pendingArea = pending
+            if pending.fixes >= options.switchFixes || pending.travelled >= options.releaseDistance
+                || isClear(entering: foundArea, leaving: area, latitude: latitude, longitude: longitude, margin: options.areaClearMargin) {
                 area = foundArea
                 pendingArea = nil
             }
@@ -262,7 +354,7 @@ public struct LocationContext<Source: LocationSource> {
         if let road {
             // A new road, or along one again after another kind of sense: no intersection to hold.
             let wasAlong = last?.sense.roadAlong != nil
-            let ahead = chooseAhead(on: road, fix: fix, reset: isFirst || roadChanged || !wasAlong)
+            let ahead = chooseAhead(on: road, fix: fix, reset: isFirst || roadChanged || !wasAlong, canSwitch: canSwitch)
             return .alongRoad(road: road, intersectionAhead: ahead, nearestPlace: nearestPlace)
         }
         ahead = nil
@@ -272,12 +364,24 @@ public struct LocationContext<Source: LocationSource> {
         return .other(nearestRoad: nearestRoad, nearestPlace: nearestPlace)
     }
 
-    /// Whether the point is clear of the edges an area change crosses: the four points
-    /// ``Options/areaMargin`` metres north, east, south and west of it all lie in `entering`
-    /// (when there is one) and none in `leaving` (when it is left for no area). Walking along a
-    /// street at a park's or campus's edge then does not flip between inside and along.
-    func isClear(entering: NearbyPlace?, leaving: NearbyPlace?, latitude: Double, longitude: Double) -> Bool {
-        let margin = options.areaMargin
+    /// The travel a fix adds to the evidence for a change: its step, but no more than a walk at
+    /// ``TrackSmoother/Options/walkingSpeed`` covers in its interval (a fix 10 s after the last, 14 m on, is
+    /// evidence; a 15 m jump in 1 s is noise).
+    static func walked(_ fix: TrackSmoother.Smoothed, options: Options) -> Double {
+        min(fix.step, options.smoothing.walkingSpeed * fix.interval)
+    }
+
+    /// Whether a smoothed fix may change what is kept: it was not set aside as a jump, and its
+    /// reported accuracy (when known) is no worse than ``Options/switchAccuracy``.
+    static func canSwitch(_ fix: TrackSmoother.Smoothed, options: Options) -> Bool {
+        !fix.isOutlier && (fix.accuracy ?? 0) <= options.switchAccuracy
+    }
+
+    /// Whether the point is clear of the edges an area change crosses: the four points `margin`
+    /// metres north, east, south and west of it all lie in `entering` (when there is one) and
+    /// none in `leaving` (when it is left for no area). Walking along a street at a park's or
+    /// campus's edge then does not flip between inside and along.
+    func isClear(entering: NearbyPlace?, leaving: NearbyPlace?, latitude: Double, longitude: Double, margin: Double) -> Bool {
         guard margin > 0 else { return true }
         let plane = LocalPlane(latitude: latitude, longitude: longitude)
         let north = margin / plane.metresPerDegreeNorth, east = margin / plane.metresPerDegreeEast
@@ -300,7 +404,7 @@ public struct LocationContext<Source: LocationSource> {
     }
 
     /// The road rule (see the type's documentation).
-    mutating func chooseRoad(_ nearby: [RoadMatch], fix: TrackSmoother.Smoothed) -> RoadMatch? {
+    mutating func chooseRoad(_ nearby: [RoadMatch], fix: TrackSmoother.Smoothed, isFirst: Bool = false) -> RoadMatch? {
         let close = nearby.filter { $0.distance < options.roadDistance }
         let direction = options.alignment ? fix.direction : nil
         var ranked = close
@@ -314,11 +418,19 @@ public struct LocationContext<Source: LocationSource> {
             roadLost = 0
             return challenger
         }
+        // A doubtful fix keeps the road (and wins nothing for another).
+        guard isFirst || Self.canSwitch(fix, options: options) else { return kept }
         if kept.distance >= options.roadDistance {
             pendingRoad = nil
             if let challenger {
                 roadLost = 0
                 return challenger
+            }
+            // No other road within reach, and the walker still goes the kept road's way: a GPS
+            // bias that drifts (tens of seconds of 20–30 m off), not a walker who left it.
+            if let direction = fix.direction, !fix.isFacing, Self.runs(kept.direction, along: direction, within: options.alignmentAngle) {
+                roadLost = 0
+                return kept
             }
             roadLost += 1
             if roadLost >= options.switchFixes {
@@ -357,7 +469,7 @@ public struct LocationContext<Source: LocationSource> {
         }
         var pending: (name: String, fixes: Int, travelled: Double) = pendingRoad.flatMap { $0.name == challenger.name ? $0 : nil } ?? (challenger.name, 0, 0)
         pending.fixes += 1
-        if pending.fixes > 1 { pending.travelled += fix.step }
+        pending.travelled += Self.walked(fix, options: options)
         if pending.fixes >= options.switchFixes || pending.travelled >= options.releaseDistance {
             pendingRoad = nil
             return challenger
@@ -405,7 +517,7 @@ public struct LocationContext<Source: LocationSource> {
     }
 
     /// The intersection-ahead rule on `road`; `reset` after a road change or the first fix.
-    mutating func chooseAhead(on road: RoadMatch, fix: TrackSmoother.Smoothed, reset: Bool) -> IntersectionMatch? {
+    mutating func chooseAhead(on road: RoadMatch, fix: TrackSmoother.Smoothed, reset: Bool, canSwitch: Bool = true) -> IntersectionMatch? {
         var found: IntersectionMatch?
         if let direction = fix.direction {
             // The road's own direction, turned the walker's way, from the point on the road.
@@ -416,6 +528,8 @@ public struct LocationContext<Source: LocationSource> {
         if reset {
             pendingAhead = nil
             ahead = found
+        } else if !canSwitch && found?.streetNames != ahead?.streetNames {
+            // a doubtful fix: the one held stays
         } else if found?.streetNames == ahead?.streetNames {
             pendingAhead = nil
             if let new = found, let held = ahead, new.distance > held.distance, new.distance - held.distance <= options.holdMargin {
@@ -451,10 +565,11 @@ public struct LocationContext<Source: LocationSource> {
 }
 
 extension LocationSense {
-    /// "along_road", "inside", "other" or "unknown".
+    /// "along_road", "inside", "other", "unknown" or "no_location".
     public var kindName: String {
         switch self {
         case .unknown: return "unknown"
+        case .noLocation: return "no_location"
         case .inside: return "inside"
         case .alongRoad: return "along_road"
         case .other: return "other"
@@ -464,7 +579,7 @@ extension LocationSense {
     /// The road along, or the nearest road.
     public var road: RoadMatch? {
         switch self {
-        case .unknown: return nil
+        case .unknown, .noLocation: return nil
         case let .inside(_, road, _): return road
         case let .alongRoad(road, _, _): return road
         case let .other(road, _): return road
@@ -492,7 +607,7 @@ extension LocationSense {
     /// The nearest place.
     public var nearestPlace: NearbyPlace? {
         switch self {
-        case .unknown: return nil
+        case .unknown, .noLocation: return nil
         case let .inside(_, _, place): return place
         case let .alongRoad(_, _, place): return place
         case let .other(_, place): return place

@@ -11,14 +11,25 @@ public struct LocationFix: Sendable, Equatable {
     /// Where the user moves (the course over ground), degrees clockwise from north; nil when unknown.
     /// Used when there is no ``heading``.
     public var course: Double?
+    /// How far off the position may be, in metres: the radius the device reports (Core
+    /// Location's `horizontalAccuracy`, a 68 % radius); nil when unknown. A value that is not
+    /// finite or not above 0 counts as unknown (Core Location reports an invalid fix as negative).
+    public var horizontalAccuracy: Double?
 
     /// A fix from its parts.
-    public init(latitude: Double, longitude: Double, time: Double, heading: Double? = nil, course: Double? = nil) {
+    public init(latitude: Double, longitude: Double, time: Double, heading: Double? = nil, course: Double? = nil, horizontalAccuracy: Double? = nil) {
         self.latitude = latitude
         self.longitude = longitude
         self.time = time
         self.heading = heading
         self.course = course
+        self.horizontalAccuracy = horizontalAccuracy
+    }
+
+    /// ``horizontalAccuracy`` when it is known (finite and above 0).
+    public var accuracy: Double? {
+        guard let horizontalAccuracy, horizontalAccuracy.isFinite, horizontalAccuracy > 0 else { return nil }
+        return horizontalAccuracy
     }
 
     /// The direction to use, normalised to 0 ..< 360, and whether it is a facing (compass) or a
@@ -69,7 +80,7 @@ public struct IntersectionMatch: Sendable, Equatable {
     public var distance: Double
     /// Bearing from the user to the intersection, degrees clockwise from north.
     public var bearing: Double
-    /// Whether it is worth announcing (two named main roads, a roundabout, or a street changing class).
+    /// Whether it is worth announcing (two named streets, not paths; a roundabout; or a street changing class).
     public var isMain: Bool
     /// Where it is, in degrees; nil when the source does not say.
     public var latitude: Double?, longitude: Double?
@@ -157,14 +168,19 @@ public struct AheadCone: Sendable, Equatable {
     public var lateralPerMetre: Double
     /// What a metre to the side costs against a metre ahead when ranking.
     public var lateralWeight: Double
+    /// How far off the line at the point, in metres, an intersection on another line of the
+    /// walker's road may lie (its other carriageway), for a source that knows the walker's own
+    /// line (``MapLocationSource``): the widest dual carriageway's separation.
+    public var carriageway: Double
 
     /// A cone from its parts.
-    public init(radius: Double, angle: Double, lateral: Double, lateralPerMetre: Double, lateralWeight: Double = 2) {
+    public init(radius: Double, angle: Double, lateral: Double, lateralPerMetre: Double, lateralWeight: Double = 2, carriageway: Double = 35) {
         self.radius = radius
         self.angle = angle
         self.lateral = lateral
         self.lateralPerMetre = lateralPerMetre
         self.lateralWeight = lateralWeight
+        self.carriageway = carriageway
     }
 
     /// The rank of a point inside the cone (smaller first): its distance ahead plus

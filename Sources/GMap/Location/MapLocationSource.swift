@@ -141,15 +141,123 @@ public struct MapLocationSource: LocationSource {
         return found.first
     }
 
-    /// The nearest main intersection on `road` inside `cone` (see ``LocationSource``): walks the
-    /// intersections in planar order and measures on the ellipsoid only those that pass the cheap
-    /// tests, as ``intersectionAhead(on:latitude:longitude:within:direction:angle:)`` does.
+    /// The intersection ahead on `road` (see ``LocationSource``), measured along the road: the
+    /// first main intersection that the walker's own line of the road reaches in `direction`
+    /// (the road's `intersections` list, in order along the line, from the line's piece that
+    /// holds the point), so that a curving street keeps its next junction; and, on the road's
+    /// other lines (the other carriageway of a dual carriageway), the best inside `cone` widened
+    /// to ``AheadCone/carriageway`` metres to the side. Of the two, the lower
+    /// ``AheadCone/rank(distance:offset:)`` wins (a junction on the walker's line ranks by its
+    /// distance along the line). A road whose line the map does not place at the point (a map
+    /// without `intersections` lists) is searched with `cone` alone, as
+    /// ``intersectionAhead(on:latitude:longitude:within:direction:angle:)`` searches.
     public func intersectionAhead(on road: String, latitude: Double, longitude: Double, direction: Double, cone: AheadCone) -> IntersectionMatch? {
         guard let layer = intersectionLayer, layer.geometryKind == .points, Quantizer.isValid(latitude: latitude, longitude: longitude),
-              cone.radius.isFinite, cone.radius >= 0 else { return nil }
+              cone.radius.isFinite, cone.radius >= 0, direction.isFinite else { return nil }
         let candidates = layer.pointCandidates(plane: LocalPlane(latitude: latitude, longitude: longitude), within: cone.radius)
-        var found: (match: IntersectionMatch, rank: Double)?
         let roadBytes = Array(road.utf8)
+        guard let own = aheadOnOwnLine(road: road, latitude: latitude, longitude: longitude, direction: direction, radius: cone.radius,
+                                       candidates: candidates, layer: layer) else {
+            return inCone(candidates, cone: cone, road: roadBytes, excluding: [], latitude: latitude, longitude: longitude, direction: direction, layer: layer)?.match
+        }
+        var wide = cone
+        wide.lateral = max(cone.lateral, cone.carriageway)
+        let other = inCone(candidates, cone: wide, road: roadBytes, excluding: own.line, latitude: latitude, longitude: longitude, direction: direction, layer: layer)
+        switch (own.match, other) {
+        case let (mine?, theirs?): return theirs.rank < mine.distance ? theirs.match : mine
+        case let (mine?, nil): return mine
+        case let (nil, theirs?): return theirs.match
+        case (nil, nil): return nil
+        }
+    }
+
+    /// The first main intersection ahead on the walker's own line of `road`, with the features of
+    /// that line's intersections; nil when no line of `road` passes within 3 m of the point or its
+    /// feature lists no intersections. Positions are `candidates`' planar ones (metres east and
+    /// north of the point); an intersection beyond the radius ends the line's search.
+    func aheadOnOwnLine(road: String, latitude: Double, longitude: Double, direction: Double, radius: Double,
+                        candidates: [(feature: Int, squared: Double, x: Int64, y: Int64, east: Double, north: Double)],
+                        layer: GMap) -> (match: IntersectionMatch?, line: [Int])? {
+        guard let feature = roadLayer.nearestLines(latitude: latitude, longitude: longitude, within: 3)
+            .first(where: { ($0.feature.property("name") ?? $0.feature.id) == road })?.feature else { return nil }
+        let lines = intersections(along: feature).map { $0.map(\.index) }.filter { !$0.isEmpty }
+        guard !lines.isEmpty else { return nil }
+        func position(_ index: Int) -> (east: Double, north: Double)? {
+            candidates.first { $0.feature == index }.map { ($0.east, $0.north) }
+        }
+        // The walker's place: the line, the chord (i, i + 1) nearest the point, and how far along it (metres from i).
+        var best: (line: Int, chord: Int, along: Double, length: Double, distance: Double)?
+        for (number, line) in lines.enumerated() {
+            if line.count == 1, let a = position(line[0]) {
+                let distance = (a.east * a.east + a.north * a.north).squareRoot()
+                if distance < (best?.distance ?? .infinity) { best = (number, 0, 0, 0, distance) }
+            }
+            for chord in 0..<max(0, line.count - 1) {
+                guard let a = position(line[chord]), let b = position(line[chord + 1]) else { continue }
+                let dx = b.east - a.east, dy = b.north - a.north, length = (dx * dx + dy * dy).squareRoot()
+                guard length > 0 else { continue }
+                var t = (-a.east * dx - a.north * dy) / (length * length)
+                // Before the line's first or past its last intersection, the point is on an end piece.
+                if chord > 0 { t = max(0, t) }
+                if chord < line.count - 2 { t = min(1, t) }
+                let clamped = (east: a.east + min(1, max(0, t)) * dx, north: a.north + min(1, max(0, t)) * dy)
+                let distance = (clamped.east * clamped.east + clamped.north * clamped.north).squareRoot()
+                if distance < (best?.distance ?? .infinity) { best = (number, chord, t * length, length, distance) }
+            }
+        }
+        guard let place = best else { return nil }
+        let line = lines[place.line]
+        let radians = direction * Double.pi / 180
+        let way = (east: Trigonometry.sin(radians), north: Trigonometry.cos(radians))
+        // Which way along the line the walker goes: the chord's direction, or for a lone intersection, towards it.
+        var forward = true
+        if line.count == 1 {
+            if let a = position(line[0]), a.east * way.east + a.north * way.north < -1 { return (nil, line) }
+        } else if let a = position(line[place.chord]), let b = position(line[place.chord + 1]) {
+            forward = (b.east - a.east) * way.east + (b.north - a.north) * way.north >= 0
+        }
+        // The intersections ahead in order, with the distance along the line to each.
+        var order: [(index: Int, distance: Double)] = []
+        if line.count == 1 {
+            order = [(0, place.distance)]
+        } else if forward {
+            if place.along <= 1 { order.append((place.chord, max(0, -place.along))) }
+            var distance = place.length - place.along
+            var k = place.chord + 1
+            if distance >= -1 { order.append((k, max(0, distance))) }  // else passed: the walker is on the end piece beyond it
+            while k + 1 < line.count, let a = position(line[k]), let b = position(line[k + 1]) {
+                distance += ((b.east - a.east) * (b.east - a.east) + (b.north - a.north) * (b.north - a.north)).squareRoot()
+                k += 1
+                order.append((k, distance))
+            }
+        } else {
+            if place.along >= place.length - 1 { order.append((place.chord + 1, max(0, place.along - place.length))) }
+            var distance = place.along
+            var k = place.chord
+            if distance >= -1 { order.append((k, max(0, distance))) }
+            while k > 0, let a = position(line[k]), let b = position(line[k - 1]) {
+                distance += ((b.east - a.east) * (b.east - a.east) + (b.north - a.north) * (b.north - a.north)).squareRoot()
+                k -= 1
+                order.append((k, distance))
+            }
+        }
+        for (k, distance) in order {
+            guard distance <= radius, let candidate = candidates.first(where: { $0.feature == line[k] }) else { break }
+            let junction = Feature(map: layer, index: line[k])
+            guard let main = junction.propertyValueBytes(forKey: "main"), main.elementsEqual("yes".utf8) else { continue }
+            let point = layer.pointMatch(candidate, from: latitude, longitude)
+            return (IntersectionMatch(streetNames: Self.streetNames(of: junction.id), distance: distance, bearing: point.bearing, isMain: true,
+                                      latitude: point.latitude, longitude: point.longitude), line)
+        }
+        return (nil, line)
+    }
+
+    /// The best main intersection on `road` inside `cone`, other than the features `excluding`,
+    /// with its rank: walks `candidates` in planar order and measures on the ellipsoid only those
+    /// that pass the cheap tests, as ``intersectionAhead(on:latitude:longitude:within:direction:angle:)`` does.
+    func inCone(_ candidates: [(feature: Int, squared: Double, x: Int64, y: Int64, east: Double, north: Double)], cone: AheadCone, road roadBytes: [UInt8],
+                excluding: [Int], latitude: Double, longitude: Double, direction: Double, layer: GMap) -> (match: IntersectionMatch, rank: Double)? {
+        var found: (match: IntersectionMatch, rank: Double)?
         // A looser cone for the planar pre-test (a degree and half a metre wider).
         var loose = cone
         loose.angle += 1
@@ -157,7 +265,7 @@ public struct MapLocationSource: LocationSource {
         let slack = GMap.planarSlack(latitude: latitude, radius: cone.radius)
         loose.radius = cone.radius * slack + 0.05
         let floor = Trigonometry.cos(min(89, loose.angle) * Double.pi / 180) / slack
-        for candidate in candidates {
+        for candidate in candidates where !excluding.contains(candidate.feature) {
             let planar = candidate.squared.squareRoot()
             // Every later candidate ranks at least its distance times cos(angle).
             if let best = found, planar * floor > best.rank + 0.05 { break }
@@ -173,7 +281,7 @@ public struct MapLocationSource: LocationSource {
             found = (IntersectionMatch(streetNames: Self.streetNames(of: feature.id), distance: along, bearing: match.bearing, isMain: true,
                                        latitude: match.latitude, longitude: match.longitude), rank)
         }
-        return found?.match
+        return found
     }
 
     /// The intersections along `road`, a feature of the road layer, in order along each of its

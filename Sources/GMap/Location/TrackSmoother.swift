@@ -8,8 +8,15 @@
 /// ``Options/velocityGain`` of the remaining difference per second. When the fix carries a course
 /// (a GPS course over ground), the velocity is turned onto that course, so a turn is followed at
 /// once instead of overshot. The filter starts again (taking the fix as it is) after a gap of more
-/// than ``Options/maximumGap`` seconds, when time goes backwards, or when a fix lies more than
-/// ``Options/jump`` metres from the prediction.
+/// than ``Options/maximumGap`` seconds, or when time goes backwards.
+///
+/// **Jumps** (a phone near tall buildings reports a position 20–50 m off for a few fixes): a fix
+/// at most ``Options/outlierInterval`` seconds after the last, farther from the prediction than
+/// ``Options/outlierDistance`` and than ``Options/outlierSpread`` times the typical distance of
+/// the fixes taken (a running root mean square), plus the walk the interval allows, is set aside: the position is the prediction (the walker's last speed and course) and
+/// the fix is marked ``Smoothed/isOutlier``. ``Options/outlierFixes`` such fixes in a row are a real
+/// move: the filter starts again at the last. A fix whose reported accuracy is worse than
+/// ``Options/trustedAccuracy`` moves the position less, by the square of the ratio.
 ///
 /// **Standing still** (no course, no heading, no steady movement): the position is the running
 /// mean of the fixes since the walker stopped (up to ``Options/stillFixes``), so the noise of a
@@ -31,8 +38,20 @@ public struct TrackSmoother: Sendable {
         public var velocityGain = 0.02
         /// A gap longer than this, in seconds, starts the filter again.
         public var maximumGap = 10.0
-        /// A fix farther than this from the prediction, in metres, starts the filter again.
-        public var jump = 60.0
+        /// A fix is set aside as a jump only when it lies farther than this from the prediction, in metres.
+        public var outlierDistance = 15.0
+        /// And farther than this many times the typical distance of the fixes taken.
+        public var outlierSpread = 3.0
+        /// This many fixes set aside in a row are a real move: the filter starts again at the last.
+        public var outlierFixes = 4
+        /// Jumps are looked for only between fixes at most this many seconds apart (farther apart,
+        /// a jump cannot be told from a walk).
+        public var outlierInterval = 6.0
+        /// The fastest walk, in metres a second: the distance a jump must exceed grows by this per second between fixes.
+        public var walkingSpeed = 2.5
+        /// A fix whose reported accuracy is worse than this, in metres, moves the position by the
+        /// gain times (this ÷ accuracy)².
+        public var trustedAccuracy = 20.0
         /// The travel over which a fix's course or heading is averaged, in metres.
         public var courseDistance = 4.0
         /// At most this many fixes are averaged.
@@ -59,6 +78,14 @@ public struct TrackSmoother: Sendable {
         public var isFacing: Bool
         /// Metres between this smoothed position and the previous one (0 for the first).
         public var step: Double
+        /// Whether the fix was set aside as a jump (the position is the prediction).
+        public var isOutlier = false
+        /// The fix's reported accuracy in metres, when known (``LocationFix/accuracy``).
+        public var accuracy: Double?
+        /// Whether the filter started again at this fix (the first fix, or after a gap or a real move).
+        public var isRestart = false
+        /// Seconds since the previous fix (0 for the first, or after a restart).
+        public var interval = 0.0
     }
 
     /// The gains and windows in force.
@@ -68,6 +95,10 @@ public struct TrackSmoother: Sendable {
     private var time = 0.0
     /// Fixes averaged while standing still.
     private var stillFixes = 0
+    /// Fixes set aside in a row.
+    private var outlierRun = 0
+    /// The running mean of the squared distance from prediction to fix, of the fixes taken, in m².
+    private var typicalSquared = 64.0
     /// Recent fixes: time, smoothed position, travel from the previous one, and the fix's own direction.
     private var recent: [(time: Double, latitude: Double, longitude: Double, rawLatitude: Double, rawLongitude: Double, step: Double,
                           direction: Double?, isFacing: Bool)] = []
@@ -84,7 +115,9 @@ public struct TrackSmoother: Sendable {
     public mutating func add(_ fix: LocationFix) -> Smoothed {
         let own = fix.direction
         var step = 0.0
+        var isOutlier = false, isRestart = false, interval = 0.0
         if let last = position, fix.time >= time, fix.time - time <= options.maximumGap {
+            interval = fix.time - time
             let dt = fix.time - time
             let plane = LocalPlane(latitude: last.latitude, longitude: last.longitude)
             if let course = fix.course, course.isFinite {
@@ -97,10 +130,29 @@ public struct TrackSmoother: Sendable {
             let predicted = (east: velocity.east * dt, north: velocity.north * dt)
             let measured = plane.project(latitude: fix.latitude, longitude: fix.longitude)
             let residual = (east: measured.x - predicted.east, north: measured.y - predicted.north)
-            if (residual.east * residual.east + residual.north * residual.north).squareRoot() > options.jump {
-                restart(fix)
+            let squared = residual.east * residual.east + residual.north * residual.north
+            // Beyond the walk the interval allows; with sparse fixes a jump cannot be told from a walk.
+            let gate = max(options.outlierDistance, options.outlierSpread * typicalSquared.squareRoot()) + options.walkingSpeed * dt
+            if dt <= options.outlierInterval, squared > gate * gate {
+                outlierRun += 1
+                isOutlier = outlierRun < options.outlierFixes
             } else {
-                let gain = Self.gain(options.positionGain, seconds: dt)
+                outlierRun = 0
+                typicalSquared += 0.1 * (min(squared, gate * gate) - typicalSquared)
+            }
+            if dt <= options.outlierInterval, squared > gate * gate, !isOutlier {
+                restart(fix)  // a real move
+                isRestart = true
+            } else if isOutlier {
+                // Dead reckoning: the prediction, the velocity kept.
+                position = (last.latitude + predicted.north / plane.metresPerDegreeNorth, last.longitude + predicted.east / plane.metresPerDegreeEast)
+                step = (predicted.east * predicted.east + predicted.north * predicted.north).squareRoot()
+                time = fix.time
+            } else {
+                var gain = Self.gain(options.positionGain, seconds: dt)
+                if let accuracy = fix.accuracy, accuracy > options.trustedAccuracy {
+                    gain *= (options.trustedAccuracy / accuracy) * (options.trustedAccuracy / accuracy)
+                }
                 let east = predicted.east + gain * residual.east
                 let north = predicted.north + gain * residual.north
                 if dt > 0 {
@@ -113,6 +165,7 @@ public struct TrackSmoother: Sendable {
             }
         } else {
             restart(fix)
+            isRestart = true
         }
         var current = position ?? (fix.latitude, fix.longitude)
         recent.append((fix.time, current.latitude, current.longitude, fix.latitude, fix.longitude, step, own?.degrees, own?.isFacing ?? false))
@@ -125,7 +178,9 @@ public struct TrackSmoother: Sendable {
         // walker stopped, the best estimate of a place that does not move.
         if direction == nil, own == nil, fix.course == nil {
             stillFixes = min(stillFixes + 1, options.stillFixes)
-            if stillFixes > 1, let previous = position {
+            if isOutlier {
+                step = 0  // a jump does not move one standing still
+            } else if stillFixes > 1, let previous = position {
                 let weight = 1 / Double(stillFixes)
                 let mean = (latitude: previous.latitude + (fix.latitude - previous.latitude) * weight,
                             longitude: previous.longitude + (fix.longitude - previous.longitude) * weight)
@@ -146,7 +201,7 @@ public struct TrackSmoother: Sendable {
             stillFixes = 0
         }
         return Smoothed(latitude: current.latitude, longitude: current.longitude, direction: direction?.degrees,
-                        isFacing: direction?.isFacing ?? false, step: step)
+                        isFacing: direction?.isFacing ?? false, step: step, isOutlier: isOutlier, accuracy: fix.accuracy, isRestart: isRestart, interval: isRestart ? 0 : interval)
     }
 
     /// The position gain for fixes `seconds` apart: `gain` per second, compounded (1 − (1 − gain)^seconds),
@@ -165,6 +220,7 @@ public struct TrackSmoother: Sendable {
 
     private mutating func restart(_ fix: LocationFix) {
         stillFixes = 0
+        outlierRun = 0
         position = (fix.latitude, fix.longitude)
         velocity = (0, 0)
         time = fix.time

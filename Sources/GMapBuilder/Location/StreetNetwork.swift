@@ -136,8 +136,8 @@ public struct Intersection: Sendable, Equatable {
     public var node: OSMNode
     /// Its legs, by street index then bearing.
     public var legs: [IntersectionLeg]
-    /// Whether it is worth announcing: two distinct named main roads meet, it is on a roundabout,
-    /// or one street's name goes on with another class.
+    /// Whether it is worth announcing: two distinct named streets (not paths) meet, it is on a
+    /// roundabout, or one street's name goes on with another class.
     public var isMain: Bool
 }
 
@@ -257,7 +257,8 @@ public struct StreetNetwork: Sendable {
             guard let node = data.node(id: id), let nodeLegs = legs[id] else { continue }
             let streetsHere = Set(nodeLegs.map(\.street))
             guard nodeLegs.count >= 3 || streetsHere.count >= 2 else { continue }
-            let names = Set(streetsHere.filter { StreetClass.mainRoads.contains(streets[$0].highwayClass) }.map { streets[$0].name })
+            // Two named streets of any class (a named service road is a street its walker is told they are along).
+            let names = Set(streetsHere.filter { !StreetClass.paths.contains(streets[$0].highwayClass) }.map { streets[$0].name })
             let classesByName = Dictionary(grouping: streetsHere, by: { streets[$0].name }).mapValues { Set($0.map { streets[$0].highwayClass }) }
             let isMain = names.count >= 2 || streetsHere.contains { streets[$0].isRoundabout } || classesByName.values.contains { $0.count >= 2 }
             let sorted = nodeLegs.sorted { ($0.street, $0.bearing) < ($1.street, $1.bearing) }

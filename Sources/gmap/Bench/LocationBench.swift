@@ -189,7 +189,7 @@ extension LocationBench.Report {
         case .alongRoad?: along += 1
         case .inside?: inside += 1
         case .other?: other += 1
-        case .unknown?: unknown += 1
+        case .unknown?, .noLocation?: unknown += 1
         case nil: break
         }
     }

@@ -21,7 +21,7 @@ for fix in walk {
         if let place { print("  nearest place: \(place.name) (\(place.category))") }
     case let .inside(area, _, _):
         print("\(Int(fix.time)) s: inside \(area.name) (\(area.category))")
-    case .other, .unknown:
+    case .other, .unknown, .noLocation:
         print("\(Int(fix.time)) s: off the roads")
     }
     // The same sense in sentences, each with the bearing of what it speaks of (for spatial audio).
