@@ -498,7 +498,9 @@ public struct LocationContext<Source: LocationSource> {
     /// The kept one is measured again from where it is (when the source says), so only the
     /// nearest place is searched for.
     mutating func chooseNearestPlace(latitude: Double, longitude: Double) -> NearbyPlace? {
-        let best = source.places(latitude: latitude, longitude: longitude, within: options.placeDistance, limit: 1).first
+        // The nearest is usually near: a small circle first gives the same answer when it holds one.
+        let best = source.places(latitude: latitude, longitude: longitude, within: min(options.placeDistance, 50), limit: 1).first
+            ?? (options.placeDistance > 50 ? source.places(latitude: latitude, longitude: longitude, within: options.placeDistance, limit: 1).first : nil)
         guard var kept = place, let best, best.name != kept.name else {
             place = best
             return place
@@ -522,8 +524,7 @@ public struct LocationContext<Source: LocationSource> {
         if let direction = fix.direction {
             // The road's own direction, turned the walker's way, from the point on the road.
             let roadWay = Compass.difference(road.direction, direction) <= 90 ? road.direction : Compass.normalised(road.direction + 180)
-            let pointLatitude = road.latitude ?? fix.latitude, pointLongitude = road.longitude ?? fix.longitude
-            found = source.intersectionAhead(on: road.name, latitude: pointLatitude, longitude: pointLongitude, direction: roadWay, cone: options.aheadCone)
+            found = source.intersectionAhead(along: road, latitude: fix.latitude, longitude: fix.longitude, direction: roadWay, cone: options.aheadCone)
         }
         if reset {
             pendingAhead = nil

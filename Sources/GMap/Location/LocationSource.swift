@@ -58,6 +58,9 @@ public struct RoadMatch: Sendable, Equatable {
     /// The road's nearest point (the user's position projected onto the road), in degrees; nil
     /// when the source does not say.
     public var latitude: Double?, longitude: Double?
+    /// The road-layer feature the nearest point is on, when a map answered (the intersection
+    /// ahead then follows that feature's line without looking for it again).
+    var featureIndex: Int?
 
     /// A match from its parts.
     public init(name: String, roadClass: String, distance: Double, direction: Double, bearing: Double = 0,
@@ -150,6 +153,10 @@ public protocol LocationSource {
     /// line (the distance ahead, not the straight one). The default filters
     /// ``intersections(latitude:longitude:within:)``; a source may answer faster.
     func intersectionAhead(on road: String, latitude: Double, longitude: Double, direction: Double, cone: AheadCone) -> IntersectionMatch?
+    /// ``intersectionAhead(on:latitude:longitude:direction:cone:)`` from `road`'s nearest point
+    /// (else the given point), knowing the match (a map source then knows the road's line). The
+    /// default asks by the road's name.
+    func intersectionAhead(along road: RoadMatch, latitude: Double, longitude: Double, direction: Double, cone: AheadCone) -> IntersectionMatch?
 }
 
 /// Where an intersection must lie to be "ahead" on the walker's own way: within `radius` metres,
@@ -204,6 +211,10 @@ public struct AheadCone: Sendable, Equatable {
 }
 
 extension LocationSource {
+    public func intersectionAhead(along road: RoadMatch, latitude: Double, longitude: Double, direction: Double, cone: AheadCone) -> IntersectionMatch? {
+        intersectionAhead(on: road.name, latitude: road.latitude ?? latitude, longitude: road.longitude ?? longitude, direction: direction, cone: cone)
+    }
+
     public func intersectionAhead(on road: String, latitude: Double, longitude: Double, within radius: Double,
                                   direction: Double, angle: Double) -> IntersectionMatch? {
         intersections(latitude: latitude, longitude: longitude, within: radius).first { match in

@@ -63,8 +63,10 @@ public struct MapLocationSource: LocationSource {
             let name = line.feature.property("name") ?? line.feature.id
             guard !matches.contains(where: { $0.name == name }) else { continue }
             let bearing = line.distance > 0 ? Compass.bearing(fromLatitude: latitude, longitude: longitude, toLatitude: line.latitude, longitude: line.longitude) : 0
-            matches.append(RoadMatch(name: name, roadClass: line.feature.property("class") ?? "", distance: line.distance, direction: line.direction,
-                                     bearing: bearing, latitude: line.latitude, longitude: line.longitude))
+            var match = RoadMatch(name: name, roadClass: line.feature.property("class") ?? "", distance: line.distance, direction: line.direction,
+                                  bearing: bearing, latitude: line.latitude, longitude: line.longitude)
+            match.featureIndex = line.feature.index
+            matches.append(match)
         }
         return matches
     }
@@ -152,17 +154,40 @@ public struct MapLocationSource: LocationSource {
     /// without `intersections` lists) is searched with `cone` alone, as
     /// ``intersectionAhead(on:latitude:longitude:within:direction:angle:)`` searches.
     public func intersectionAhead(on road: String, latitude: Double, longitude: Double, direction: Double, cone: AheadCone) -> IntersectionMatch? {
+        intersectionAhead(on: road, feature: nil, latitude: latitude, longitude: longitude, direction: direction, cone: cone)
+    }
+
+    /// ``intersectionAhead(on:latitude:longitude:direction:cone:)`` from the road's nearest point,
+    /// on the road feature the match names.
+    public func intersectionAhead(along road: RoadMatch, latitude: Double, longitude: Double, direction: Double, cone: AheadCone) -> IntersectionMatch? {
+        let feature = road.featureIndex.flatMap { $0 >= 0 && $0 < roadLayer.featureCount ? Feature(map: roadLayer, index: $0) : nil }
+        return intersectionAhead(on: road.name, feature: feature, latitude: road.latitude ?? latitude, longitude: road.longitude ?? longitude,
+                                 direction: direction, cone: cone)
+    }
+
+    /// The intersection ahead on `road`, whose feature at the point is `feature` when known.
+    func intersectionAhead(on road: String, feature: Feature?, latitude: Double, longitude: Double, direction: Double, cone: AheadCone) -> IntersectionMatch? {
         guard let layer = intersectionLayer, layer.geometryKind == .points, Quantizer.isValid(latitude: latitude, longitude: longitude),
               cone.radius.isFinite, cone.radius >= 0, direction.isFinite else { return nil }
-        let candidates = layer.pointCandidates(plane: LocalPlane(latitude: latitude, longitude: longitude), within: cone.radius)
+        let plane = LocalPlane(latitude: latitude, longitude: longitude)
         let roadBytes = Array(road.utf8)
-        guard let own = aheadOnOwnLine(road: road, latitude: latitude, longitude: longitude, direction: direction, radius: cone.radius,
-                                       candidates: candidates, layer: layer) else {
+        let onRoad = feature ?? roadLayer.nearestLines(latitude: latitude, longitude: longitude, within: 3)
+            .first(where: { ($0.feature.property("name") ?? $0.feature.id) == road })?.feature
+        let lines = onRoad.map { intersections(along: $0).map { $0.map { feature in feature.index } }.filter { !$0.isEmpty } } ?? []
+        guard let own = aheadOnOwnLine(lines: lines, plane: plane, direction: direction, radius: cone.radius, layer: layer) else {
+            let candidates = layer.pointCandidates(plane: plane, within: cone.radius)
             return inCone(candidates, cone: cone, road: roadBytes, excluding: [], latitude: latitude, longitude: longitude, direction: direction, layer: layer)?.match
         }
+        // A road of one line has no other carriageway.
+        if lines.count == 1, own.match != nil { return own.match }
+        // The other lines' junctions: only those that could rank before the own line's (every
+        // point ranks at least its distance × cos(angle)) are read.
+        let floor = Trigonometry.cos(min(89, cone.angle + 1) * Double.pi / 180) / GMap.planarSlack(latitude: latitude, radius: cone.radius)
+        let reach = min(cone.radius, (own.match?.distance ?? cone.radius) / floor + 1)
         var wide = cone
         wide.lateral = max(cone.lateral, cone.carriageway)
-        let other = inCone(candidates, cone: wide, road: roadBytes, excluding: own.line, latitude: latitude, longitude: longitude, direction: direction, layer: layer)
+        let other = inCone(layer.pointCandidates(plane: plane, within: reach), cone: wide, road: roadBytes, excluding: own.line,
+                           latitude: latitude, longitude: longitude, direction: direction, layer: layer)
         switch (own.match, other) {
         case let (mine?, theirs?): return theirs.rank < mine.distance ? theirs.match : mine
         case let (mine?, nil): return mine
@@ -171,19 +196,19 @@ public struct MapLocationSource: LocationSource {
         }
     }
 
-    /// The first main intersection ahead on the walker's own line of `road`, with the features of
-    /// that line's intersections; nil when no line of `road` passes within 3 m of the point or its
-    /// feature lists no intersections. Positions are `candidates`' planar ones (metres east and
-    /// north of the point); an intersection beyond the radius ends the line's search.
-    func aheadOnOwnLine(road: String, latitude: Double, longitude: Double, direction: Double, radius: Double,
-                        candidates: [(feature: Int, squared: Double, x: Int64, y: Int64, east: Double, north: Double)],
-                        layer: GMap) -> (match: IntersectionMatch?, line: [Int])? {
-        guard let feature = roadLayer.nearestLines(latitude: latitude, longitude: longitude, within: 3)
-            .first(where: { ($0.feature.property("name") ?? $0.feature.id) == road })?.feature else { return nil }
-        let lines = intersections(along: feature).map { $0.map(\.index) }.filter { !$0.isEmpty }
+
+    /// The first main intersection ahead on the walker's own line, with the features of that
+    /// line's intersections; `lines` are the intersections of the road feature that passes within
+    /// 3 m of the point (``intersections(along:)``), nil when there are none. Positions are the
+    /// intersections' own (metres east and north of the point in `plane`); the search ends at
+    /// `radius` metres along the line.
+    func aheadOnOwnLine(lines: [[Int]], plane: LocalPlane, direction: Double, radius: Double, layer: GMap) -> (match: IntersectionMatch?, line: [Int])? {
         guard !lines.isEmpty else { return nil }
         func position(_ index: Int) -> (east: Double, north: Double)? {
-            candidates.first { $0.feature == index }.map { ($0.east, $0.north) }
+            guard index >= 0, index < layer.featureCount else { return nil }
+            let box = Feature(map: layer, index: index).boundingBox
+            let p = plane.project(latitude: box.south, longitude: box.west)
+            return (p.x, p.y)
         }
         // The walker's place: the line, the chord (i, i + 1) nearest the point, and how far along it (metres from i).
         var best: (line: Int, chord: Int, along: Double, length: Double, distance: Double)?
@@ -242,12 +267,13 @@ public struct MapLocationSource: LocationSource {
             }
         }
         for (k, distance) in order {
-            guard distance <= radius, let candidate = candidates.first(where: { $0.feature == line[k] }) else { break }
+            guard distance <= radius, position(line[k]) != nil else { break }
             let junction = Feature(map: layer, index: line[k])
             guard let main = junction.propertyValueBytes(forKey: "main"), main.elementsEqual("yes".utf8) else { continue }
-            let point = layer.pointMatch(candidate, from: latitude, longitude)
-            return (IntersectionMatch(streetNames: Self.streetNames(of: junction.id), distance: distance, bearing: point.bearing, isMain: true,
-                                      latitude: point.latitude, longitude: point.longitude), line)
+            let box = junction.boundingBox
+            let bearing = Compass.bearing(fromLatitude: plane.latitude, longitude: plane.longitude, toLatitude: box.south, longitude: box.west)
+            return (IntersectionMatch(streetNames: Self.streetNames(of: junction.id), distance: distance, bearing: bearing, isMain: true,
+                                      latitude: box.south, longitude: box.west), line)
         }
         return (nil, line)
     }
