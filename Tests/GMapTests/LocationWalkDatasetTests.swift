@@ -212,6 +212,22 @@ final class LocationWalkDatasetTests: XCTestCase {
     /// The options the walks replay with: the defaults.
     static var tuning: LocationContext<MapLocationSource>.Options { LocationContext<MapLocationSource>.Options() }
 
+    /// Counts an intersection ahead given along the true street: given, on the street, and, where
+    /// the route's next main junction is 5 m ahead or more (nearer, the walker is at it), whether
+    /// it is that junction or the next one passed (``Step/nextPassed``). False for a judged miss.
+    static func judge(_ ahead: IntersectionMatch, at step: Step, extract: Extract, into stats: inout Stats) -> Bool {
+        stats.aheadGiven += 1
+        if ahead.streetNames.contains(step.street) { stats.aheadOnStreet += 1 }
+        guard let next = step.nextJunction,
+              Geodesic.distance(latitude: step.latitude, longitude: step.longitude, toLatitude: next.latitude, longitude: next.longitude) >= 5 else { return true }
+        stats.aheadJudged += 1
+        guard let aLat = ahead.latitude, let aLon = ahead.longitude,
+              isSameCrossing(ahead, aLat, aLon, next, extract: extract, street: step.street)
+                || step.nextPassed.map({ isSameCrossing(ahead, aLat, aLon, $0, extract: extract, street: step.street) }) == true else { return false }
+        stats.aheadIsNext += 1
+        return true
+    }
+
     static let debug = ProcessInfo.processInfo.environment["GMAP_WALK_DEBUG"] != nil
 
     static func replay(_ walk: Walk, extract: Extract, sigma: Double, seed: UInt64) -> Stats {
@@ -245,21 +261,10 @@ final class LocationWalkDatasetTests: XCTestCase {
                     stats.aheadExpected += 1
                 }
                 if let ahead {
-                    stats.aheadGiven += 1
-                    if ahead.streetNames.contains(step.street) { stats.aheadOnStreet += 1 }
-                    // Judged where the route's next main junction is 5 m ahead or more (nearer, the walker is at it).
-                    if let next = step.nextJunction,
-                       Geodesic.distance(latitude: step.latitude, longitude: step.longitude, toLatitude: next.latitude, longitude: next.longitude) >= 5 {
-                        stats.aheadJudged += 1
-                        if let aLat = ahead.latitude, let aLon = ahead.longitude,
-                           Self.isSameCrossing(ahead, aLat, aLon, next, extract: extract, street: step.street)
-                            || step.nextPassed.map({ Self.isSameCrossing(ahead, aLat, aLon, $0, extract: extract, street: step.street) }) == true {
-                            stats.aheadIsNext += 1
-                        } else if debug, sigma == 5 {
+                    if !Self.judge(ahead, at: step, extract: extract, into: &stats), let next = step.nextJunction, debug, sigma == 5 {
                             let expected = Geodesic.distance(latitude: step.latitude, longitude: step.longitude, toLatitude: next.latitude, longitude: next.longitude)
                             let given = Geodesic.distance(latitude: step.latitude, longitude: step.longitude, toLatitude: ahead.latitude ?? 0, longitude: ahead.longitude ?? 0)
                             print("MISS \(second) \(step.street) course \(Int(step.course)) expected \(Int(expected)) m \(extract.mainJunctions[next.id].map { $0.sorted() } ?? []) at \(next.latitude),\(next.longitude); given \(ahead.streetNames) \(Int(given)) m (said \(Int(ahead.distance))) at \(ahead.latitude ?? 0),\(ahead.longitude ?? 0)")
-                        }
                     }
                     if let previous = lastAhead, previous.latitude == ahead.latitude, previous.longitude == ahead.longitude,
                        ahead.distance > previous.distance + 5 {
@@ -392,17 +397,7 @@ final class LocationWalkDatasetTests: XCTestCase {
                 }
             }
             if !tick.standing, case let .alongRoad(along, ahead, _) = update.sense, along.name == step.street, let ahead {
-                stats.aheadGiven += 1
-                if ahead.streetNames.contains(step.street) { stats.aheadOnStreet += 1 }
-                if let next = step.nextJunction,
-                   Geodesic.distance(latitude: step.latitude, longitude: step.longitude, toLatitude: next.latitude, longitude: next.longitude) >= 5 {
-                    stats.aheadJudged += 1
-                    if let aLat = ahead.latitude, let aLon = ahead.longitude,
-                       Self.isSameCrossing(ahead, aLat, aLon, next, extract: extract, street: step.street)
-                        || step.nextPassed.map({ Self.isSameCrossing(ahead, aLat, aLon, $0, extract: extract, street: step.street) }) == true {
-                        stats.aheadIsNext += 1
-                    }
-                }
+                _ = judge(ahead, at: step, extract: extract, into: &stats)
             }
         }
         // True changes and the lag until the new street is named (in seconds).
