@@ -210,15 +210,17 @@ public struct MapLocationSource: LocationSource {
             let p = plane.project(latitude: box.south, longitude: box.west)
             return (p.x, p.y)
         }
+        // Each intersection's position, read once.
+        let positions = lines.map { $0.map(position) }
         // The walker's place: the line, the chord (i, i + 1) nearest the point, and how far along it (metres from i).
         var best: (line: Int, chord: Int, along: Double, length: Double, distance: Double)?
-        for (number, line) in lines.enumerated() {
-            if line.count == 1, let a = position(line[0]) {
+        for (number, line) in positions.enumerated() {
+            if line.count == 1, let a = line[0] {
                 let distance = (a.east * a.east + a.north * a.north).squareRoot()
                 if distance < (best?.distance ?? .infinity) { best = (number, 0, 0, 0, distance) }
             }
             for chord in 0..<max(0, line.count - 1) {
-                guard let a = position(line[chord]), let b = position(line[chord + 1]) else { continue }
+                guard let a = line[chord], let b = line[chord + 1] else { continue }
                 let dx = b.east - a.east, dy = b.north - a.north, length = (dx * dx + dy * dy).squareRoot()
                 guard length > 0 else { continue }
                 var t = (-a.east * dx - a.north * dy) / (length * length)
@@ -231,43 +233,38 @@ public struct MapLocationSource: LocationSource {
             }
         }
         guard let place = best else { return nil }
-        let line = lines[place.line]
+        let line = lines[place.line], points = positions[place.line]
         let radians = direction * Double.pi / 180
         let way = (east: Trigonometry.sin(radians), north: Trigonometry.cos(radians))
         // Which way along the line the walker goes: the chord's direction, or for a lone intersection, towards it.
         var forward = true
         if line.count == 1 {
-            if let a = position(line[0]), a.east * way.east + a.north * way.north < -1 { return (nil, line) }
-        } else if let a = position(line[place.chord]), let b = position(line[place.chord + 1]) {
+            if let a = points[0], a.east * way.east + a.north * way.north < -1 { return (nil, line) }
+        } else if let a = points[place.chord], let b = points[place.chord + 1] {
             forward = (b.east - a.east) * way.east + (b.north - a.north) * way.north >= 0
         }
         // The intersections ahead in order, with the distance along the line to each.
         var order: [(index: Int, distance: Double)] = []
         if line.count == 1 {
             order = [(0, place.distance)]
-        } else if forward {
-            if place.along <= 1 { order.append((place.chord, max(0, -place.along))) }
-            var distance = place.length - place.along
-            var k = place.chord + 1
-            if distance >= -1 { order.append((k, max(0, distance))) }  // else passed: the walker is on the end piece beyond it
-            while k + 1 < line.count, let a = position(line[k]), let b = position(line[k + 1]) {
-                distance += ((b.east - a.east) * (b.east - a.east) + (b.north - a.north) * (b.north - a.north)).squareRoot()
-                k += 1
-                order.append((k, distance))
-            }
         } else {
-            if place.along >= place.length - 1 { order.append((place.chord + 1, max(0, place.along - place.length))) }
-            var distance = place.along
-            var k = place.chord
+            // The chord's near end when the walker is (within 1 m) before it, then its far end
+            // unless passed (the walker on the end piece beyond it), then on along the line.
+            let step = forward ? 1 : -1
+            let near = forward ? place.chord : place.chord + 1
+            let toNear = forward ? -place.along : place.along - place.length
+            if toNear >= -1 { order.append((near, max(0, toNear))) }
+            var distance = forward ? place.length - place.along : place.along
+            var k = near + step
             if distance >= -1 { order.append((k, max(0, distance))) }
-            while k > 0, let a = position(line[k]), let b = position(line[k - 1]) {
+            while k + step >= 0, k + step < line.count, let a = points[k], let b = points[k + step] {
                 distance += ((b.east - a.east) * (b.east - a.east) + (b.north - a.north) * (b.north - a.north)).squareRoot()
-                k -= 1
+                k += step
                 order.append((k, distance))
             }
         }
         for (k, distance) in order {
-            guard distance <= radius, position(line[k]) != nil else { break }
+            guard distance <= radius, points[k] != nil else { break }
             let junction = Feature(map: layer, index: line[k])
             guard let main = junction.propertyValueBytes(forKey: "main"), main.elementsEqual("yes".utf8) else { continue }
             let box = junction.boundingBox
