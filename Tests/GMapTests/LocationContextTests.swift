@@ -218,6 +218,22 @@ final class LocationContextTests: XCTestCase {
         XCTAssertEqual(context.currentRoad, "Akatu", "Btie is 25 m away: Akatu, 5 m away, at once")
     }
 
+    /// After a drop-out (10 s or more without a fix) nothing kept holds: one fix where hysteresis
+    /// would keep Akatu (Btie nearer, but by one fix only) takes Btie; a fix 1 s on does not.
+    func testADropOutForgetsWhatWasKept() {
+        var source = Self.source()
+        source.junctions = []
+        var options = Self.exact()
+        options.switchFixes = 2
+        for (gap, expected) in [(1.0, "Akatu"), (10.0, "Btie"), (30.0, "Btie")] {
+            var context = LocationContext(source: source, options: options)
+            _ = context.advance(LocationFix(latitude: 60 + 2 * Self.metre, longitude: 25, time: 0, course: 90))
+            XCTAssertEqual(context.currentRoad, "Akatu")
+            _ = context.advance(LocationFix(latitude: 60 + 17 * Self.metre, longitude: 25, time: gap, course: 90))
+            XCTAssertEqual(context.currentRoad, expected, "after \(gap) s without a fix")
+        }
+    }
+
     /// What changed, and speaking on change: the first fix says everything; the same road and
     /// intersection say nothing; a new intersection ahead, a new road or a new area speak; a
     /// nearer place alone does not, and a different place must be nearer by the margin.
