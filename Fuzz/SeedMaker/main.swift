@@ -2,7 +2,8 @@
 // top-level forms (UInt32 entries and packed), split factors 2, 3 and 5, small tiles and few edges
 // per tile so that directory nodes exist; format 2.1 and 2.0 maps; format 1.0 maps (a 2.0 map with
 // its runs rewritten as version 1 runs, see `versionOne`); maps of several layers; and a map with
-// a layer of named compact points (3.6: a lexicon of names and other names).
+// a layer of named compact points (3.6: a lexicon of names and other names); and a location map
+// (roads, places, addresses with their index `ADDR`, postal codes, intersections: format 3.5).
 //
 //     seed-maker OUTPUT_DIRECTORY FILE.geojson...
 //
@@ -296,6 +297,47 @@ do {
     try write(bytes, "named-towns-f36", major: 3)
 } catch {
     print("seed-maker: named towns: \(error)")
+    failures += 1
+}
+
+// A location map (format 3.5) from a small street grid: roads of several classes crossing at
+// intersections, places, addresses on two streets and one without a street, postal codes; what
+// `where`, `nearby`, `place` and address geocoding read, with the address index (`ADDR`).
+do {
+    func node(_ id: Int64, _ latitude: Double, _ longitude: Double, _ tags: [String: String] = [:]) -> OSMNode {
+        OSMNode(id: id, latitudeNanodegrees: Int64((latitude * 1e9).rounded()), longitudeNanodegrees: Int64((longitude * 1e9).rounded()),
+                tags: tags.sorted { $0.key < $1.key }.map { OSMTag(key: $0.key, value: $0.value) })
+    }
+    func way(_ id: Int64, _ nodes: [Int64], _ tags: [String: String]) -> OSMWay {
+        OSMWay(id: id, nodeIDs: nodes, tags: tags.sorted { $0.key < $1.key }.map { OSMTag(key: $0.key, value: $0.value) })
+    }
+    var nodes: [OSMNode] = []
+    // A 3 × 3 grid of street corners, 0.002° apart.
+    for row in 0..<3 {
+        for column in 0..<3 { nodes.append(node(Int64(1 + row * 3 + column), 60.17 + 0.002 * Double(row), 24.94 + 0.002 * Double(column))) }
+    }
+    let streets = ["Kaivokatu", "Mikonkatu", "Aleksanterinkatu"], avenues = ["Keskuskatu", "Vilhonkatu", "Fabianinkatu"]
+    var ways: [OSMWay] = []
+    for row in 0..<3 {
+        ways.append(way(Int64(100 + row), (0..<3).map { Int64(1 + row * 3 + $0) }, ["highway": row == 0 ? "primary" : "residential", "name": streets[row]]))
+    }
+    for column in 0..<3 {
+        ways.append(way(Int64(200 + column), (0..<3).map { Int64(1 + $0 * 3 + column) }, ["highway": column == 1 ? "footway" : "tertiary", "name": avenues[column]]))
+    }
+    var next: Int64 = 1_000
+    for (index, number) in ["1", "3", "5 B", "12-14", "7a", "9"].enumerated() {
+        let street = index < 4 ? "Kaivokatu" : "Mikonkatu", latitude = index < 4 ? 60.1702 : 60.1722
+        nodes.append(node(next, latitude, 24.9401 + 0.0006 * Double(index % 4), ["addr:housenumber": number, "addr:street": street, "addr:postcode": index < 3 ? "00100" : "00101"]))
+        next += 1
+    }
+    nodes.append(node(next, 60.1735, 24.9435, ["addr:housenumber": "2"]))
+    nodes.append(node(next + 1, 60.1712, 24.9412, ["amenity": "cafe", "name": "Cafe Ekberg"]))
+    nodes.append(node(next + 2, 60.1731, 24.9421, ["shop": "books", "name": "Akateeminen"]))
+    nodes.append(node(next + 3, 60.1719, 24.9433, ["place": "neighbourhood", "name": "Kluuvi"]))
+    let bytes = try LocationMapBuilder.build(OSMData(nodes: nodes, ways: ways, relations: [])).bytes
+    try write(bytes, "location-f35", major: 3)
+} catch {
+    print("seed-maker: location map: \(error)")
     failures += 1
 }
 exit(failures == 0 ? 0 : 1)

@@ -16,6 +16,8 @@ struct DecodedRecord {
     private(set) var slots: [RecordSlot] = []
     /// The stored edges in record order.
     private(set) var edges: [Edge] = []
+    /// A layer of points: each stored point and the slot it belongs to.
+    private(set) var points: [(slot: Int, x: Int64, y: Int64)] = []
     /// The slots of the run being read.
     private var window = (firstSlot: 0, mask: UInt64(0))
 
@@ -36,6 +38,22 @@ struct DecodedRecord {
     /// Adds a segment of a lines record (format 3.1), with the mask of its run's slots.
     mutating func addSegment(mask: UInt64, _ ax: Int64, _ ay: Int64, _ bx: Int64, _ by: Int64) {
         edges.append(Edge(ax: ax, ay: ay, bx: bx, by: by, firstSlot: 0, mask: mask))
+    }
+
+    /// Adds a point of a points record (format 3.1) belonging to `slot`.
+    mutating func addPoint(slot: Int, _ x: Int64, _ y: Int64) {
+        points.append((slot, x, y))
+    }
+
+    /// Calls `body` with each stored vertex (edge and segment ends, points) and the feature it belongs to.
+    func forEachVertex(_ body: (_ feature: Int, _ x: Int64, _ y: Int64) -> Void) {
+        for edge in edges {
+            forEachSlot(of: edge) { slot in
+                body(slots[slot].featureIndex, edge.ax, edge.ay)
+                body(slots[slot].featureIndex, edge.bx, edge.by)
+            }
+        }
+        for point in points where point.slot < slots.count { body(slots[point.slot].featureIndex, point.x, point.y) }
     }
 
     /// The polygon record of `leaf` (a record leaf of a polygon layer), or nil when it cannot be read to its end.

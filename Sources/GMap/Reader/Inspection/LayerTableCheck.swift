@@ -55,6 +55,15 @@ enum LayerTableCheck {
                                        reason: "the section \(SectionTag.name(of: entry.tag)) belongs to no layer"
                                        + (layerTable != nil ? " (no layer record of LAYR names it)" : " (the file has no layer table, LAYR)")))
         }
+        // A tag no version up to the file's defines (a damaged tag: readers skip the section, as one of a later version).
+        let version = map.formatVersion
+        if version.major < Int(FormatLayout.majorVersion) || version.minor <= Int(FormatLayout.newestMinorVersion) {
+            for entry in entries where SectionTag(rawValue: entry.tag) == nil && !isLayerTag(entry.tag) && !uses.contains(where: { $0.tag == entry.tag }) {
+                problems.append(MapProblem(location: "section table", offset: entry.entry,
+                                           reason: "the section \(SectionTag.name(of: entry.tag)) is not one that format \(version.major).\(version.minor) defines "
+                                           + "(a reader skips it, as a section of a later version)"))
+            }
+        }
         return problems
     }
 

@@ -46,6 +46,8 @@ public struct MapVerifier {
     private var layerPrefix = ""
     /// A layer of compact points: how many leaf records hold each feature (each must be in one).
     private var compactHolders: [UInt8] = []
+    /// The boxes and label points the layer's records give its features, against `FEAT` and `LABL`.
+    private var extents = FeatureExtents(featureCount: 0, labels: [])
 
     /// Verifies `map` (every layer of its file), keeping at most `limit` problems.
     public init(map: GMap, limit: Int = 1000) {
@@ -57,8 +59,10 @@ public struct MapVerifier {
         for layer in map.layers {
             self.map = layer
             layerPrefix = map.layerNames.count > 1 ? "layer \(layer.layerName): " : ""
+            extents = FeatureExtents(featureCount: layout.compactPoints == nil ? layout.features.count : 0, labels: pointsToFind())
             checkGrid()
             checkFeatures()
+            checkBoxesAndLabels()
             checkLayerIndexes()
             featuresChecked += layer.featureCount
         }
@@ -72,6 +76,52 @@ public struct MapVerifier {
 
     private mutating func report(_ location: String, _ offset: Int, _ reason: String) {
         if problems.count < limit { problems.append(MapProblem(location: layerPrefix + location, offset: offset, reason: reason)) }
+    }
+
+    // MARK: Boxes and label points against the geometry
+
+    /// The label points of a layer of lines or points, which must be stored vertices or points of
+    /// their features (5.9); none for polygons, whose label points are checked by a lookup.
+    private func pointsToFind() -> [GridPoint?] {
+        let labels = layout.labels
+        guard labels.recordLength > 0, layout.compactPoints == nil, layout.kind?.answersContainment == false else { return [] }
+        let field = FormatLayout.LabelRecord.self
+        return (0..<min(labels.count, layout.features.count)).map { index in
+            let record = labels.offset + index * labels.recordLength
+            guard let x = span.getInt32(at: record + field.x), let y = span.getInt32(at: record + field.y),
+                  x != field.none || y != field.none else { return nil }
+            return GridPoint(x: Int64(x), y: Int64(y))
+        }
+    }
+
+    /// Every feature's `bbox` (5.3) is the box of its stored vertices or points (0, 0, 0, 0 when it
+    /// has none), and in a layer of lines or points its label point is one of them (5.9): `find`,
+    /// `geocode` and `export` print both. Checked when every record of the layer was read whole.
+    private mutating func checkBoxesAndLabels() {
+        guard extents.isComplete, layout.compactPoints == nil else { return }
+        let field = FormatLayout.FeatureRecord.self, q = layout.quantizer
+        func degrees(_ box: [Int64]) -> String {
+            "(west \(q.degrees(box[0])), south \(q.degrees(box[1])), east \(q.degrees(box[2])), north \(q.degrees(box[3])))"
+        }
+        for index in 0..<min(layout.features.count, extents.boxes.count) {
+            let record = layout.features.offset + index * layout.features.recordLength
+            let stored = (0..<4).compactMap { span.getInt32(at: record + field.boundingBox + 4 * $0).map(Int64.init) }
+            guard stored.count == 4 else { continue }
+            let box = extents.boxes[index]
+            let expected = box.isEmpty ? [0, 0, 0, 0] : [box.west, box.south, box.east, box.north]
+            if stored != expected {
+                report("feature \(index)", record + field.boundingBox,
+                       "bbox \(degrees(stored)) is not the box of its stored \(box.isEmpty ? "geometry, which is empty" : "vertices \(degrees(expected))")")
+            }
+            if problems.count >= limit { return }
+        }
+        let points = pointsToFind()
+        for (index, label) in points.enumerated() where index < extents.labelFound.count && !extents.labelFound[index] {
+            guard let label else { continue }
+            report("feature \(index) label point", layout.labels.offset + index * layout.labels.recordLength,
+                   "(\(q.degrees(label.y)), \(q.degrees(label.x))) is not a stored \(layout.kind == .points ? "point" : "vertex") of the feature")
+            if problems.count >= limit { return }
+        }
     }
 
     // MARK: Label points and the name index (2.1)
@@ -145,8 +195,16 @@ public struct MapVerifier {
         if addresses.geometryKind != .points {
             report(location, preamble + FormatLayout.AddressIndexRecord.layer, "layer \(addresses.layerName) is not a layer of points")
         }
-        if let postcodes = table.postcodesLayer, let layer = map.layer(at: postcodes), layer.geometryKind != .points {
-            report(location, preamble + FormatLayout.AddressIndexRecord.postcodesLayer, "postcodes layer \(layer.layerName) is not a layer of points")
+        if let postcodes = table.postcodesLayer, let layer = map.layer(at: postcodes) {
+            if layer.geometryKind != .points {
+                report(location, preamble + FormatLayout.AddressIndexRecord.postcodesLayer, "postcodes layer \(layer.layerName) is not a layer of points")
+            } else if postcodes == table.layer {
+                report(location, preamble + FormatLayout.AddressIndexRecord.postcodesLayer, "postcodes layer \(layer.layerName) is the layer of addresses")
+            } else if let stray = Self.firstPoint(of: layer, notIn: Self.points(of: addresses)) {
+                // Every point of a postal code is an address's point (5.11): another layer of points named here fails.
+                report(location, preamble + FormatLayout.AddressIndexRecord.postcodesLayer,
+                       "postcodes layer \(layer.layerName) has a point, \(TileName.point(x: stray.x, y: stray.y, layout.quantizer)), at no address of layer \(addresses.layerName)")
+            }
         }
         let reader = AddressIndexReader(map: addresses)
         let field = FormatLayout.AddressIndexRecord.self
@@ -170,6 +228,9 @@ public struct MapVerifier {
                 continue
             }
             if Int(first) < previousEnd { report(name, at + field.first, "its features overlap or precede the previous street's") }
+            if Int(first) > previousEnd {
+                report(name, at + field.first, "features \(previousEnd)…\(Int(first) - 1) before its range are in no street's range (only the addresses without a street, after every range, are)")
+            }
             previousEnd = Int(first) + Int(count)
             var previousNumber: [UInt8]?
             for feature in Int(first)..<previousEnd {
@@ -186,6 +247,35 @@ public struct MapVerifier {
                 previousNumber = number
             }
         }
+        // After the ranges, the addresses without a street: a street count or a range lowered by
+        // damage leaves addresses of a street there.
+        for feature in previousEnd..<max(previousEnd, addresses.featureCount) {
+            let address = Feature(map: addresses, index: feature)
+            let key = NameFolding.normalized(address.id)
+            guard !key.isEmpty, address.property(field.houseNumberKey) != address.id else { continue }
+            report(location, table.streets.offset - FormatLayout.AddressIndexRecord.preambleLength,
+                   "feature \(feature) of layer \(addresses.layerName), on the street \"\(String(address.id.prefix(60)))\", is in no street's range")
+            break
+        }
+    }
+
+    /// Every point a layer of points stores, as ``GridKey/point(_:_:)`` keys.
+    private static func points(of layer: GMap) -> Set<Int64> {
+        var points = Set<Int64>()
+        _ = layer.forEachLeafTile { tile in layer.forEachPoint(in: tile) { points.insert(GridKey.point($0.x, $0.y)) } }
+        return points
+    }
+
+    /// The first point `layer` stores that is not in `points`.
+    private static func firstPoint(of layer: GMap, notIn points: Set<Int64>) -> (x: Int64, y: Int64)? {
+        var stray: (x: Int64, y: Int64)?
+        _ = layer.forEachLeafTile { tile in
+            guard stray == nil else { return }
+            layer.forEachPoint(in: tile) { point in
+                if stray == nil, !points.contains(GridKey.point(point.x, point.y)) { stray = (point.x, point.y) }
+            }
+        }
+        return stray
     }
 
     private var layout: MapLayout { map.layout }
@@ -346,6 +436,7 @@ public struct MapVerifier {
         kind.withRecords(&check)
         compactHolders = check.holders
         edgesDecoded += check.items
+        if check.sound && check.reader.isSound && check.found.isEmpty { extents.add(check.record) } else { extents.addUnreadable() }
         if !check.found.isEmpty {
             let name = "section TILE, record of \(tileName(leaf))"
             for problem in check.found { report(name, problem.offset, problem.reason) }
@@ -385,7 +476,7 @@ public struct MapVerifier {
                 report("feature \(index)", record + field.firstProperty, "properties \(first)…\(UInt64(first) + UInt64(count)) are past the \(layout.properties.count) in PROP")
             }
             if layout.kind?.answersContainment != true {
-                if area != 0 { report("feature \(index)", record + field.area, "area \(area) of a feature of \(map.geometryKind?.name ?? "lines or points") is not 0") }
+                if area.bitPattern != 0 { report("feature \(index)", record + field.area, "area \(area) of a feature of \(map.geometryKind?.name ?? "lines or points") is not +0.0 (all bytes zero)") }
             } else if !(area >= previousArea) {
                 report("feature \(index)", record + field.area, "area \(area) is not in ascending order")
             }

@@ -40,6 +40,11 @@ struct TileConsistencyCheck {
     private var expected: [EdgeUse] = []
     /// The tiles whose records could not be read (``GridKey/tile(_:)``), sorted at the end.
     private var unreadable: [Int64] = []
+    /// The easternmost stored vertex of the layer, in units.
+    private var eastmost = Int64.min
+    /// The leaves whose south-east corner no leaf answers for (the grid's east column), with the
+    /// features their corner bits say contain it.
+    private var eastCorners: [(leaf: LocatedTile, inside: [FeatureCount])] = []
 
     /// One edge in one tile for one feature: the edge's ends as ``GridKey/point(_:_:)`` keys (`low`
     /// first), the tile as ``GridKey/tile(_:)``, and how many of the feature's slots (or uses) it counts for;
@@ -69,6 +74,7 @@ struct TileConsistencyCheck {
     /// Checks the record of `leaf`, read whole, and keeps what its neighbours must agree with.
     mutating func add(_ record: DecodedRecord, leaf: LocatedTile) {
         guard problems.count < limit else { return }
+        for edge in record.edges { eastmost = max(eastmost, edge.ax, edge.bx) }
         if areas {
             for reason in RecordRingCheck.reasons(record, bounds: leaf.bounds, sharedEdges: layout.usesNodes, words: words) {
                 report(leaf, reason)
@@ -86,9 +92,12 @@ struct TileConsistencyCheck {
     /// The corner bits against the leaf that answers for the south-east corner.
     private mutating func checkCorner(_ record: DecodedRecord, _ leaf: LocatedTile) {
         let corner = GridPoint(x: leaf.bounds.east, y: leaf.bounds.south)
-        // Outside the grid (the east column or beyond): no leaf answers there.
-        guard let owner = DirectoryWalker.locate(corner, in: map.storage) else { return }
         let mine = record.cornerCounts
+        // Outside the grid (the east column): no leaf answers there; ``finish()`` checks it against every edge.
+        guard let owner = DirectoryWalker.locate(corner, in: map.storage) else {
+            if !mine.isEmpty { eastCorners.append((leaf, mine)) }
+            return
+        }
         var theirs: [FeatureCount]
         var countsGroups = true
         switch TileEntry.kind(of: owner.entry) {
@@ -190,6 +199,7 @@ struct TileConsistencyCheck {
 
     /// Matches every edge a tile expects of a neighbouring record against what that record stores.
     mutating func finish() {
+        checkEastCorners()
         guard problems.count < limit, !expected.isEmpty else { return }
         stored.sort { $0.sortKey < $1.sortKey }
         expected.sort { ($0.tile, $0.low, $0.high, $0.feature) < ($1.tile, $1.low, $1.high, $1.feature) }
@@ -212,6 +222,19 @@ struct TileConsistencyCheck {
                 report(target, "\(featureName(wanted.feature))'s \(item) \(segmentText(wanted)) meets this tile but is not stored here "
                        + "(\(tileName(source)) stores it)")
             }
+        }
+    }
+
+    /// A corner of the grid's east column east of every stored edge is inside no feature: even-odd,
+    /// a ray from it eastwards crosses no edge. (A corner on the easternmost vertices is not checked:
+    /// its answer depends on the edges through it.)
+    private mutating func checkEastCorners() {
+        for (leaf, inside) in eastCorners where leaf.bounds.east > eastmost {
+            guard problems.count < limit, let first = inside.first else { return }
+            let point = TileName.point(x: leaf.bounds.east, y: leaf.bounds.south, layout.quantizer)
+            let more = inside.count > 1 ? " (and so for \(inside.count - 1) more features)" : ""
+            report(leaf, "its corner bits say \(featureName(first.feature)) contains its south-east corner \(point), "
+                   + "which lies east of every stored edge of the layer, so inside no feature\(more)")
         }
     }
 

@@ -52,8 +52,14 @@ enum PointRecords: LayerRecords {
     static func check(_ reader: inout TileRecordReader, into record: inout DecodedRecord, holders: inout [UInt8],
                       problem: (RecordProblem) -> Void) -> (items: Int, sound: Bool) {
         var points = 0
-        let sound = reader.walkPoints(slot: { if $0 < holders.count, holders[$0] < 255 { holders[$0] += 1 } },
-                                      point: { _, _, _ in points += 1 }, problem: problem)
+        let sound = reader.walkPoints(slot: { feature in
+                                          if feature < holders.count, holders[feature] < 255 { holders[feature] += 1 }
+                                          record.addSlot(RecordSlot(featureIndex: feature, cornerInside: false))
+                                      },
+                                      point: { slot, x, y in
+                                          points += 1
+                                          record.addPoint(slot: slot, x, y)
+                                      }, problem: problem)
         return (points, sound)
     }
 }
