@@ -134,6 +134,10 @@ struct BatchQuery: Sendable {
                             parallel: { part in query.answer(chunk, cuts[part]..<cuts[part + 1], write: write) })
         }
         pipeline.finish()
+        if let failure = reader.readFailure(after: pipeline.written) {
+            StandardError.write("gmap: \(failure.message)\n")
+            return ExitCode.usage
+        }
         if pipeline.bad > 0 {
             StandardError.write("gmap: \(pipeline.bad) of \(pipeline.written) lines could not be read\n")
             return ExitCode.usage

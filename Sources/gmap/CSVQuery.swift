@@ -59,6 +59,7 @@ enum CSVQueryCommand {
         if let wide = reader.wideEncoding() { throw CommandFailure(message: wide.message(subject: input == "-" ? "standard input" : input)) }
         var header = CSVReader.Block()
         guard reader.next(into: &header) else {
+            if let failure = reader.readFailure(input: input) { throw failure }
             throw CommandFailure(message: "\(input == "-" ? "standard input" : input) is empty: the first row of the CSV input names its columns")
         }
         let headerRecord = header.records[0]
@@ -102,7 +103,7 @@ enum CSVQueryCommand {
 
         let query = CSVQuery(map: map, layers: layered ? layers : nil, keys: keys.map { Array($0.utf8) }, latitude: latitude, longitude: longitude,
                              columns: fields.count, lineEnd: lineEnd, maximumBytes: maximumBytes)
-        return query.run(reader: reader, threads: threads)
+        return query.run(reader: reader, threads: threads, input: input)
     }
 
     /// The properties of `--keep a,b`, in order; none without it.
@@ -184,8 +185,8 @@ struct CSVQuery: Sendable {
     /// where its record starts.
     typealias Answers = BlockOutput
 
-    /// Answers every record of `reader` after the header with `threads` threads; the exit code.
-    func run(reader: CSVReader, threads: Int) -> Int32 {
+    /// Answers every record of `reader` (read from `input`, for messages) after the header with `threads` threads; the exit code.
+    func run(reader: CSVReader, threads: Int, input: String? = nil) -> Int32 {
         var block = CSVReader.Block()
         var finished = false
         var pipeline = BlockPipeline { _, _, line in line }
@@ -204,6 +205,10 @@ struct CSVQuery: Sendable {
                             parallel: { query.answer(chunk, records: $0) })
         }
         pipeline.finish()
+        if let failure = reader.readFailure(input: input) {
+            StandardError.write("gmap: \(failure.message)\n")
+            return ExitCode.usage
+        }
         if pipeline.bad > 0 {
             StandardError.write("gmap: \(pipeline.bad) of \(pipeline.written) rows could not be read\n")
             return ExitCode.usage

@@ -70,6 +70,8 @@ final class CSVReader {
     /// Bytes in `buffer`, and the next one to read.
     private var count = 0, position = 0
     private var finished = false
+    /// Why reading stopped before the end of input: the record it cut is not given then.
+    private(set) var readError: SystemError?
     /// The last record ended with CR: an LF next belongs to it.
     private var pendingLF = false
     /// The last byte read inside a quoted field was CR (for counting CR LF as one line break).
@@ -84,6 +86,14 @@ final class CSVReader {
     }
 
     deinit { buffer.deallocate() }
+
+    /// The failure for a read error: "cannot read standard input after line 12: …" (exit 2), nil
+    /// when the input was read to its end. `input` is the path given (`-` or nil: standard input).
+    func readFailure(input: String?) -> CommandFailure? {
+        guard let readError else { return nil }
+        let name = input == nil || input == "-" ? "standard input" : input ?? ""
+        return CommandFailure(message: "cannot read \(name) after line \(line - 1): \(readError.text); the rows after it were not answered")
+    }
 
     /// Looks at the first bytes before any record is read: skips a UTF-8 byte order mark, and
     /// returns the encoding of input in UTF-16 or UTF-32 (nil for UTF-8), which the caller refuses.
@@ -169,8 +179,13 @@ final class CSVReader {
                     readMore(keeping: false)
                     continue
                 }
-                // The end of input.
+                // The end of input; after a read error, the record it cut is dropped.
                 if raw == 0 { return .end }
+                if readError != nil {
+                    block.bytes.removeSubrange(byteStart...)
+                    block.fieldEnds.removeSubrange(firstField...)
+                    return .end
+                }
                 if state == .quoted { problem = .unterminatedQuote }
                 endField()
                 break scan
@@ -284,11 +299,12 @@ final class CSVReader {
             count = 0
             position = 0
         }
-        let read = SystemCalls.read(descriptor: descriptor, into: UnsafeMutableRawBufferPointer(start: buffer + count, count: Self.blockSize - count))
-        if read <= 0 {
+        switch SystemCalls.read(descriptor: descriptor, into: UnsafeMutableRawBufferPointer(start: buffer + count, count: Self.blockSize - count)) {
+        case .success(let read) where read > 0: count += read
+        case .success: finished = true
+        case .failure(let error):
+            readError = error
             finished = true
-        } else {
-            count += read
         }
     }
 }

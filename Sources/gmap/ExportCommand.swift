@@ -45,6 +45,8 @@ enum ExportCommand: Command {
             if output == "-" {
                 report = try export.write(map) { StandardOutput.shared.write(bytes: $0) }
                 StandardOutput.shared.flush()
+                // Nothing is said to be written that did not reach standard output (main reports the error, exit 2).
+                if StandardOutput.shared.failure != nil { return ExitCode.usage }
             } else {
                 var written = ExportReport()
                 try OutputFile.write(to: output) { write in written = try export.write(map, to: write) }

@@ -1,5 +1,6 @@
 import Foundation
 import GMap
+import GMapCodecs
 
 /// `gmap find [MAP] TEXT [--layer NAME] [--exact] [--limit N] [--json]`: features by id or name, through
 /// ``GMap/find(_:layer:matching:limit:)``.
@@ -37,7 +38,7 @@ enum FindCommand: Command {
         let mapArgument = leading.map
         let text = leading.rest.joined(separator: " ")
         guard !NameFolding.normalized(text).isEmpty else {
-            throw CommandFailure(message: "'\(text)' is only punctuation and spaces: nothing to search for")
+            throw CommandFailure(message: "\(SearchText.quoted(text)) is only punctuation and spaces: nothing to search for")
         }
         let limit = try list.integer(Option.limit) ?? Int.max
         let layer = list.value(.layer), matching: NameMatch = list.has(Option.exact) ? .exact : .words
@@ -65,7 +66,7 @@ enum FindCommand: Command {
         } else {
             StandardOutput.shared.write(found.map { line($0.feature, layer: named, otherName: $0.otherName) + "\n" }.joined())
         }
-        guard !found.isEmpty else { throw CommandFailure(message: "no feature is named '\(text)'", code: ExitCode.notFound) }
+        guard !found.isEmpty else { throw CommandFailure(message: "no feature is named \(SearchText.quoted(text))", code: ExitCode.notFound) }
         return ExitCode.success
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GMap
+import GMapCodecs
 
 /// `gmap geocode [MAP | --map FILE ...] TEXT [--near LAT,LON] [--region LAT,LON,M] [--limit N] [--json]`,
 /// or the address in fields (`--street`, `--city`, …): forward geocoding, through
@@ -79,7 +80,7 @@ enum GeocodeCommand: Command {
             text = leading.rest.joined(separator: " ")
         }
         let words = NameFolding.queryWords(text).words
-        guard !words.isEmpty else { throw CommandFailure(message: "'\(text)' is only punctuation and spaces: nothing to look for") }
+        guard !words.isEmpty else { throw CommandFailure(message: "\(SearchText.quoted(text)) is only punctuation and spaces: nothing to look for") }
         guard words.count <= GMap.geocodeWordLimit else {
             throw CommandFailure(message: "'\(text.prefix(60))…' has \(words.count) words; an address or a name has at most \(GMap.geocodeWordLimit)")
         }
@@ -109,7 +110,7 @@ enum GeocodeCommand: Command {
         }
         StandardOutput.shared.flush()
         guard !matches.isEmpty else {
-            throw CommandFailure(message: "nothing in \(source) matches '\(text)'", code: ExitCode.notFound)
+            throw CommandFailure(message: "nothing in \(source) matches \(SearchText.quoted(text))", code: ExitCode.notFound)
         }
         var unmatched: [String] = []
         for match in matches { for part in match.unmatched where !unmatched.contains(part) { unmatched.append(part) } }
@@ -123,7 +124,7 @@ enum GeocodeCommand: Command {
     static func region(_ text: String) throws -> GeocodeRegion {
         let pieces = text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
         guard pieces.count == 3, let radius = Double(pieces[2]), radius.isFinite, radius > 0 else {
-            throw CommandFailure(message: "--region '\(text)' must be LAT,LON,METRES (a point and a radius above 0 in metres)")
+            throw CommandFailure(message: "--region \(SearchText.quoted(text)) must be LAT,LON,METRES (a point and a radius above 0 in metres)")
         }
         switch CoordinateParser.line(Substring(pieces[0] + "," + pieces[1])) {
         case .success(let coordinate): return GeocodeRegion(latitude: coordinate.latitude, longitude: coordinate.longitude, radius: radius)

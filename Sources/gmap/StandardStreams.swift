@@ -86,6 +86,9 @@ struct LineReader {
     /// Bytes after `start` already searched for a line end.
     private var searched = 0
     private var finished = false
+    /// Why reading stopped before the end of input (a directory, a reset socket): nothing after
+    /// the last whole line is given then, and the caller fails with ``readFailure(after:)``.
+    private(set) var readError: SystemError?
     /// A line ended with a CR last in a block: an LF first in the next block belongs to it (CR LF).
     private var pendingLF = false
     private let descriptor: Int32
@@ -157,7 +160,8 @@ struct LineReader {
                 return .tooLong
             }
             if finished {
-                guard start < buffer.count else { return nil }
+                // A last line without its line end is a line only where the input really ended.
+                guard start < buffer.count, readError == nil else { return nil }
                 let line = start..<buffer.count
                 // (no longer than the limit: `searched` covers it)
                 start = buffer.count
@@ -198,7 +202,10 @@ struct LineReader {
             var last = buffer.count - 1
             while last >= start, buffer[last] != 10, buffer[last] != 13 { last -= 1 }
             var cut = last + 1
-            if finished {
+            if finished && readError != nil {
+                // A read error: the whole lines before it, never the cut line after them.
+                if last < start { return .end }
+            } else if finished {
                 cut = buffer.count
             } else if last < start {
                 // No line end yet: one line, too long already, or read on.
@@ -320,8 +327,20 @@ struct LineReader {
         }
         let old = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: Self.blockSize))
-        let count = buffer.withUnsafeMutableBytes { SystemCalls.read(descriptor: descriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[old...])) }
-        buffer.removeLast(Self.blockSize - max(count, 0))
-        if count <= 0 { finished = true }
+        let result = buffer.withUnsafeMutableBytes { SystemCalls.read(descriptor: descriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[old...])) }
+        var count = 0
+        switch result {
+        case .success(let read): count = read
+        case .failure(let error): readError = error
+        }
+        buffer.removeLast(Self.blockSize - count)
+        if count == 0 { finished = true }
+    }
+
+    /// The failure for a read error after `lines` lines: "cannot read standard input after line 12:
+    /// Connection reset by peer" (exit 2), nil when the input was read to its end.
+    func readFailure(after lines: Int, input: String = "standard input") -> CommandFailure? {
+        guard let readError else { return nil }
+        return CommandFailure(message: "cannot read \(input) after line \(lines): \(readError.text); the lines after it were not answered")
     }
 }

@@ -35,13 +35,10 @@ enum SystemCalls {
     }
 
     /// Reads up to `buffer.count` bytes from `descriptor`, retrying after interruptions (the
-    /// codecs' read, which the builder's readers use too): how many, 0 at the end of input or on an error.
-    static func read(descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        guard let base = buffer.baseAddress else { return 0 }
-        switch GMapCodecs.SystemCalls.read(descriptor, into: base, count: buffer.count) {
-        case .success(let count): return count
-        case .failure: return 0
-        }
+    /// codecs' read, which the builder's readers use too): how many, 0 at the end of input, or the error.
+    static func read(descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, SystemError> {
+        guard let base = buffer.baseAddress else { return .success(0) }
+        return GMapCodecs.SystemCalls.read(descriptor, into: base, count: buffer.count)
     }
 
     /// Seconds on the monotonic clock.
@@ -68,6 +65,28 @@ enum SystemCalls {
     static func exit(_ status: Int32) -> Never {
         systemExit(status)
     }
+
+    /// Makes a bus error (a mapped map truncated or replaced in place while it is read, which the
+    /// mapping cannot survive) end the process at once with a message and exit 2, instead of the
+    /// crash reporter, which can take a minute or leave a process behind.
+    static func endOnBusError() {
+        var action = sigaction()
+        #if canImport(Darwin)
+        action.__sigaction_u.__sa_handler = busErrorHandler
+        #else
+        action.__sigaction_handler.sa_handler = busErrorHandler
+        #endif
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        sigaction(SIGBUS, &action, nil)
+    }
+}
+
+/// Writes a fixed message and ends the process: only async-signal-safe calls (write, _exit).
+private func busErrorHandler(_ signal: Int32) {
+    let message: StaticString = "gmap: the map changed or was truncated while it was read (a bus error); replace a map by renaming a new file over it, never in place\n"
+    message.withUTF8Buffer { text in _ = write(2, text.baseAddress, text.count) }
+    _exit(2)
 }
 
 /// `exit(3)`, named apart from ``SystemCalls``'s method.

@@ -28,6 +28,9 @@ enum VerifyCommand: Command {
             map = opened
         case .failure(.cannotOpen(let file, let operation, let code)):
             throw CommandFailure(message: GMapError.cannotOpen(path: file, operation: operation, code: code).description)
+        case .failure(.notAFile(let file, let kind)):
+            // A directory, a FIFO, a device: a file that cannot be read as a map (exit 2), never sniffed (a FIFO would block).
+            throw CommandFailure(message: MapLocation.argument(path).message(for: .notAFile(path: file, kind: kind)))
         case .failure(let error) where MapLocation.argument(path).buildInputKind() != nil:
             throw CommandFailure(message: MapLocation.argument(path).message(for: error))
         case .failure(let error):

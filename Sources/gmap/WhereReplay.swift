@@ -78,6 +78,7 @@ struct WhereReplay {
                                      : fix.time + " " + callouts.map { $0.text }.joined(separator: " ")) + "\n")
         }
         output.flush()
+        if let failure = reader.readFailure(after: lineNumber, input: input == "-" ? "standard input" : input) { throw failure }
         if badLines > 0 {
             StandardError.write("gmap: \(badLines) of \(lineNumber) lines could not be read\n")
             return ExitCode.usage

@@ -1,4 +1,5 @@
 // gmap: fast offline reverse geocoding. See `gmap help`.
+SystemCalls.endOnBusError()
 let arguments = Array(CommandLine.arguments.dropFirst())
 var status = CommandRunner.run(arguments)
 StandardOutput.shared.flush()
