@@ -21,6 +21,8 @@ struct OpenGeometrySet {
     var continues: [Bool] = []
     /// Features and lines dropped because nothing of them was left after quantization.
     var droppedFeatures = 0, droppedLines = 0
+    /// Lines left out because the feature already has the same line (either way round).
+    var repeatedLines = 0
 
     var featureCount: Int { ids.count }
     var vertexCount: Int { xs.count }
@@ -45,6 +47,9 @@ struct OpenGeometrySet {
         var box = TileBounds(west: .max, south: .max, east: .min, north: .min)
         var label: (x: Int64, y: Int64)?
         var seenPoints = Set<Int64>()
+        // Lines of the feature already kept, either way round: a copy adds no answer, and copies
+        // through one point cannot be split apart (100,000 ways over the same nodes).
+        var seenLines = Set<[Int64]>()
         for part in parts {
             var vertices: [(x: Int64, y: Int64)] = []
             for position in part {
@@ -60,6 +65,13 @@ struct OpenGeometrySet {
             if kind == .lines, vertices.count < 2 {
                 droppedLines += 1
                 continue
+            }
+            if kind == .lines {
+                let forward = vertices.map { $0.x &* 4_000_000_000 &+ $0.y }, backward = Array(forward.reversed())
+                guard seenLines.insert(backward.lexicographicallyPrecedes(forward) ? backward : forward).inserted else {
+                    repeatedLines += 1
+                    continue
+                }
             }
             label = label ?? vertices[kind == .lines ? vertices.count / 2 : 0]
             for (index, vertex) in vertices.enumerated() {

@@ -187,7 +187,15 @@ public struct StreetNetwork: Sendable {
             let ways = waysByStreet[key, default: []].sorted { $0.id < $1.id }
             let refs = Set(ways.compactMap { $0.tag("ref") })
             var pieces: [[OSMNode]] = []
-            for way in ways { pieces += data.pieces(of: way) }
+            // A piece over the same nodes as one already kept (either way round) adds nothing to the street: 100,000 copies
+            // of one way would otherwise be joined back and forth into one line, in time that grows with their square.
+            var seen = Set<[Int64]>()
+            for way in ways {
+                for piece in data.pieces(of: way) {
+                    let forward = piece.map(\.id), backward = Array(forward.reversed())
+                    if seen.insert(backward.lexicographicallyPrecedes(forward) ? backward : forward).inserted { pieces.append(piece) }
+                }
+            }
             for way in ways { streetOfWay[way.id] = streets.count }
             var localNames: [String: String] = [:]
             for way in ways { localNames.merge(LocalNames.of(way.tags, keeping: { _ in true })) { first, _ in first } }
