@@ -99,7 +99,7 @@ struct SharedTileEncoder: TopLevelTileEncoder {
             // Splitting helps only where edges divide the tile; features that cover it all stay in every part.
             guard canSplit, shares.contains(where: { !$0.edges.isEmpty }) else {
                 let q = options.quantizer
-                throw BuildError("\(shares.count) features overlap in the tile whose south-west corner is (\(q.degrees(bounds.south)), \(q.degrees(bounds.west))) (depth \(depth)), more than the \(FormatLayout.SharedRecord.maximumSlots) a format 3 record holds; build this map with --format 2.1")
+                throw BuildError("\(shares.count) features overlap in the tile whose south-west corner is (\(q.degrees(bounds.south)), \(q.degrees(bounds.west))) (depth \(depth)), more than the \(FormatLayout.SharedRecord.maximumSlots) a format 3 record holds; build this map with --format 2.1 --max-depth 0 (format 2.1 has no such limit, and without splits its tiles stay few)")
             }
             return try split(bounds: bounds, shares: shares, depth: depth)
         }
@@ -108,7 +108,7 @@ struct SharedTileEncoder: TopLevelTileEncoder {
             // Only the empty slots before a feature's later parity groups can make it more than the shares.
             guard canSplit else {
                 let q = options.quantizer
-                throw BuildError("\(record.slots.count) slots (features and parity groups) are needed in the tile whose south-west corner is (\(q.degrees(bounds.south)), \(q.degrees(bounds.west))) (depth \(depth)), more than the \(FormatLayout.SharedRecord.maximumSlots) a format 3 record holds; build this map with --format 2.1")
+                throw BuildError("\(record.slots.count) slots (features and parity groups) are needed in the tile whose south-west corner is (\(q.degrees(bounds.south)), \(q.degrees(bounds.west))) (depth \(depth)), more than the \(FormatLayout.SharedRecord.maximumSlots) a format 3 record holds; build this map with --format 2.1 --max-depth 0 (format 2.1 has no such limit, and without splits its tiles stay few)")
             }
             return try split(bounds: bounds, shares: shares, depth: depth)
         }
