@@ -147,6 +147,26 @@ final class VerifierSummaryTests: XCTestCase {
         XCTAssertGreaterThan(tried, 0)
     }
 
+    /// An empty top-level tile turned into one covered by a feature whose box does not hold it (a
+    /// bit of the entry's kind): every point of the tile then answers that feature. Reported.
+    func testACoveredTileOutsideItsFeaturesBoxIsReported() throws {
+        let sample = try VerifierMutationTests.samples()[2]  // the format 1.0 fixture: u32 top-level entries, many empty
+        let map = sample.map, grid = map.grid
+        let directory = Int(try XCTUnwrap(map.sections.first { $0.tag == "GRID" }).offset) + FormatLayout.Grid.directory
+        var tried = 0
+        for row in 0..<grid.rows {
+            for column in 0..<grid.columns {
+                let at = directory + Int(row * grid.columns + column) * 4
+                guard Self.u32(sample.bytes, at) == 0, tried < 5 else { continue }
+                let damaged = sample.bytes.with { Self.put(TileEntry.make(kind: TileEntry.coveredKind, payload: 0), into: &$0, at: at) }
+                let problems = try VerifierMutationTests.problems(of: damaged)
+                XCTAssertTrue(problems.contains { $0.reason.contains("does not hold the tile") }, "tile (\(column), \(row)): \(problems.prefix(2))")
+                tried += 1
+            }
+        }
+        XCTAssertGreaterThan(tried, 0, "the sample has empty top-level tiles")
+    }
+
     /// The area of a feature of lines or points must be +0.0: `-0.0` (its sign bit flipped) prints
     /// as "-0.0" in `find --json`. Reported.
     func testANegativeZeroAreaIsReported() throws {

@@ -94,19 +94,35 @@ public struct MapVerifier {
         }
     }
 
+    /// Feature `index`'s stored `bbox` in units (west, south, east, north), when it can be read.
+    private func storedBox(of index: Int) -> [Int64]? {
+        let at = layout.features.offset + index * layout.features.recordLength + FormatLayout.FeatureRecord.boundingBox
+        let box = (0..<4).compactMap { span.getInt32(at: at + 4 * $0).map(Int64.init) }
+        return box.count == 4 ? box : nil
+    }
+
+    /// Whether `box` (west, south, east, north) holds the part of `tile` inside the world.
+    private static func covers(_ box: [Int64], _ tile: TileBounds, quantizer q: Quantizer) -> Bool {
+        let west = max(tile.west, -q.halfTurn), east = min(tile.east, q.halfTurn)
+        let south = max(tile.south, -q.quarterTurn), north = min(tile.north, q.quarterTurn)
+        return box[0] <= west && box[1] <= south && box[2] >= east && box[3] >= north
+    }
+
+    /// A box in units as degrees, for messages.
+    private func degrees(_ box: [Int64]) -> String {
+        let q = layout.quantizer
+        return "(west \(q.degrees(box[0])), south \(q.degrees(box[1])), east \(q.degrees(box[2])), north \(q.degrees(box[3])))"
+    }
+
     /// Every feature's `bbox` (5.3) is the box of its stored vertices or points (0, 0, 0, 0 when it
     /// has none), and in a layer of lines or points its label point is one of them (5.9): `find`,
     /// `geocode` and `export` print both. Checked when every record of the layer was read whole.
     private mutating func checkBoxesAndLabels() {
         guard extents.isComplete, layout.compactPoints == nil else { return }
         let field = FormatLayout.FeatureRecord.self, q = layout.quantizer
-        func degrees(_ box: [Int64]) -> String {
-            "(west \(q.degrees(box[0])), south \(q.degrees(box[1])), east \(q.degrees(box[2])), north \(q.degrees(box[3])))"
-        }
         for index in 0..<min(layout.features.count, extents.boxes.count) {
             let record = layout.features.offset + index * layout.features.recordLength
-            let stored = (0..<4).compactMap { span.getInt32(at: record + field.boundingBox + 4 * $0).map(Int64.init) }
-            guard stored.count == 4 else { continue }
+            guard let stored = storedBox(of: index) else { continue }
             let box = extents.boxes[index]
             let expected = box.isEmpty ? [0, 0, 0, 0] : [box.west, box.south, box.east, box.north]
             if stored != expected {
@@ -363,6 +379,10 @@ public struct MapVerifier {
             case TileEntry.coveredKind:
                 if Int(payload) >= layout.features.count {
                     report("directory entry of \(tileName(leaf))", layout.directoryOffset, "covered by feature \(payload), but there are \(layout.features.count) features")
+                } else if let box = storedBox(of: Int(payload)), !Self.covers(box, leaf.bounds, quantizer: layout.quantizer) {
+                    // A feature that covers a tile holds all of it (in the world), so its box does.
+                    report("directory entry of \(tileName(leaf))", layout.directoryOffset,
+                           "covered by feature \(payload), whose box \(degrees(box)) does not hold the tile")
                 }
             default:
                 let record = checkRecord(leaf, kind)
