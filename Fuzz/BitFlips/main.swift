@@ -63,7 +63,7 @@ struct BitFlips {
                     counts[0] += 1
                     var bytes = original
                     bytes[byte] ^= UInt8(1) << UInt8(shift)
-                    let sealed = resealed(bytes)
+                    let sealed = Resealing.resealed(bytes)
                     guard let copy = try? GMap(bytes: sealed) else { counts[1] += 1; continue }
                     guard MapVerifier(map: copy, limit: 1).isSound else { counts[2] += 1; continue }
                     let answers = Answers(copy, probes, reference: before)
@@ -99,25 +99,6 @@ struct BitFlips {
         (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[at + $1]) << (8 * UInt32($1)) }
     }
 
-    /// Every section's CRC-32 and the header's recomputed.
-    static func resealed(_ original: [UInt8]) -> [UInt8] {
-        var bytes = original
-        func u64(_ at: Int) -> Int { Int(readU32(bytes, at)) | Int(readU32(bytes, at + 4)) << 32 }
-        func put(_ value: UInt32, _ at: Int) { for index in 0..<4 { bytes[at + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(index))) } }
-        let table = Int(readU32(bytes, FormatLayout.Header.headerLength)), count = Int(readU32(bytes, FormatLayout.Header.sectionCount))
-        guard table >= FormatLayout.Header.headerCRC, count < 4096, table + count * FormatLayout.sectionEntryLength <= bytes.count else { return bytes }
-        for index in 0..<count {
-            let entry = table + index * FormatLayout.sectionEntryLength
-            let offset = u64(entry + FormatLayout.SectionEntry.offset), length = u64(entry + FormatLayout.SectionEntry.length)
-            guard offset >= 0, length >= 0, offset <= bytes.count, length <= bytes.count - offset else { continue }
-            put(CRC32.checksum(Array(bytes[offset..<offset + length])), entry + FormatLayout.SectionEntry.crc)
-        }
-        var crc = CRC32()
-        crc.update(Array(bytes[0..<FormatLayout.Header.headerCRC]))
-        crc.update(Array(bytes[table..<table + count * FormatLayout.sectionEntryLength]))
-        put(crc.value, FormatLayout.Header.headerCRC)
-        return bytes
-    }
 
     static func readFile(_ path: String) throws -> [UInt8] {
         guard let file = fopen(path, "rb") else { print("cannot open \(path)"); exit(2) }

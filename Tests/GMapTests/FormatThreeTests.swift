@@ -175,23 +175,7 @@ final class FormatThreeTests: XCTestCase {
 
     /// The bytes with every section CRC and the header CRC recomputed, so that only structural
     /// checks can find the damage.
-    static func resealed(_ original: [UInt8]) -> [UInt8] {
-        var bytes = original
-        func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
-        func u64(_ at: Int) -> Int { u32(at) | u32(at + 4) << 32 }
-        func put(_ value: UInt32, _ at: Int) { for index in 0..<4 { bytes[at + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(index))) } }
-        let table = u32(FormatLayout.Header.headerLength), count = u32(FormatLayout.Header.sectionCount)
-        for index in 0..<count {
-            let entry = table + index * FormatLayout.sectionEntryLength
-            let offset = u64(entry + FormatLayout.SectionEntry.offset), length = u64(entry + FormatLayout.SectionEntry.length)
-            put(CRC32.checksum(Array(bytes[offset..<offset + length])), entry + FormatLayout.SectionEntry.crc)
-        }
-        var crc = CRC32()
-        crc.update(Array(bytes[0..<FormatLayout.Header.headerCRC]))
-        crc.update(Array(bytes[table..<table + count * FormatLayout.sectionEntryLength]))
-        put(crc.value, FormatLayout.Header.headerCRC)
-        return bytes
-    }
+    static func resealed(_ original: [UInt8]) -> [UInt8] { Resealing.resealed(original) }
 
     /// A first layer of an unknown geometry kind is refused with a typed error; since format 3.1 a
     /// first layer of lines opens (and answers no containment query).
