@@ -44,7 +44,9 @@ final class InputFailureCommandLineTests: CommandLineTestCase {
     /// every form (before issue 37: exit 0 and no message).
     func testAReadErrorOnStandardInputIsAnError() throws {
         for form in try standardInputForms() {
-            for (redirect, reason) in [("< '\(temporary.path)'", "Is a directory"), ("<&-", "Bad file descriptor")] {
+            // A closed descriptor 0 may be taken by a sanitizer runtime's own files before main: only the directory then.
+            let cases = [("< '\(temporary.path)'", "Is a directory")] + (TestSupport.underSanitizer ? [] : [("<&-", "Bad file descriptor")])
+            for (redirect, reason) in cases {
                 let result = try runShell(form, redirect: redirect)
                 XCTAssertEqual(result.status, 2, "\(form) \(redirect): \(result.stderr)")
                 XCTAssertTrue(result.stderr.contains("cannot read standard input after line 0: \(reason)"), "\(form) \(redirect): \(result.stderr)")
