@@ -107,6 +107,33 @@ final class StreetNetworkTests: XCTestCase {
         XCTAssertTrue(line == Array(0...Int64(count)) || line == Array((0...Int64(count)).reversed()))
         XCTAssertEqual(network.intersections, [])
     }
+
+    /// Issue 37, item 9: 65 named ways through one node, or 100 shops on one point, are more
+    /// features than a record of a layer of lines or points holds (64), and no tile can separate
+    /// them. `--max-depth` does not apply to `--osm` (and 12 is already the deepest), so the
+    /// message no longer suggests raising it; it says what works: leaving some out.
+    func testTooManyFeaturesAtOnePointSayWhatWorks() {
+        var nodes = [Self.node(1, 60, 25)]
+        var ways: [OSMWay] = []
+        for index in 0..<65 {
+            let angle = Double(index) * 2 * Double.pi / 65
+            nodes.append(Self.node(Int64(index + 2), 60 + 0.001 * sin(angle), 25 + 0.002 * cos(angle)))
+            ways.append(Self.way(Int64(1000 + index), [1, Int64(index + 2)], ["highway": "residential", "name": "Katu \(index)"]))
+        }
+        var shops = [Self.node(1, 60, 25.001), Self.node(2, 60, 24.999)]
+        for index in 0..<100 {
+            shops.append(OSMNode(id: Int64(10 + index), latitudeNanodegrees: 60_000_100_000, longitudeNanodegrees: 25_000_000_000,
+                                 tags: [OSMTag(key: "name", value: "Kauppa \(index)"), OSMTag(key: "shop", value: "clothes")]))
+        }
+        let mall = [Self.way(999, [1, 2], ["highway": "residential", "name": "Kauppakatu"])]
+        for data in [OSMData(nodes: nodes, ways: ways, relations: []), OSMData(nodes: shops, ways: mall, relations: [])] {
+            XCTAssertThrowsError(try LocationMapBuilder.build(data)) { error in
+                let message = "\(error)"
+                XCTAssertFalse(message.contains("--max-depth"), message)
+                XCTAssertTrue(message.contains("more than the 64 a record holds, and no deeper tile can separate them; leave some of them out of the input"), message)
+            }
+        }
+    }
 }
 
 /// Which ways a walker is along: the pedestrian profile and names.

@@ -104,7 +104,11 @@ struct OpenTileEncoder {
         }
         guard features.count <= maximumSlots else {
             let q = options.quantizer
-            throw BuildError("\(features.count) features meet the tile whose south-west corner is (\(q.degrees(bounds.south)), \(q.degrees(bounds.west))) (depth \(depth)), more than the \(maximumSlots) a record holds, and it cannot be split further; raise --max-depth")
+            let place = "\(features.count) features meet the tile whose south-west corner is (\(q.degrees(bounds.south)), \(q.degrees(bounds.west))) (depth \(depth)), more than the \(maximumSlots) a record holds"
+            // A deeper split helps only below the deepest depth and while the tile can still be split.
+            let deeper = options.maximumDepth < BuildOptions.maximumDepthRange.upperBound && bounds.width >= factor * 2 && bounds.height >= factor * 2
+            throw BuildError(deeper ? "\(place), and it cannot be split further; raise --max-depth"
+                                    : "\(place), and no deeper tile can separate them; leave some of them out of the input")
         }
         counts.recordTiles += 1
         counts.edgesPerLeaf.append(items.count)
