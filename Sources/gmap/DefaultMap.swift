@@ -7,8 +7,11 @@ enum DefaultMap {
     static let environmentVariable = "GMAP_MAP"
 
     /// Whether a `$GMAP_MAP` value is a list of maps: it holds a `:` (`a.gmap:b.gmap`, or `a.gmap:`
-    /// for a list of one map, which the shipped map then joins).
-    static func isList(_ value: String) -> Bool { value.contains(":") }
+    /// for a list of one map, which the shipped map then joins), or names a folder (its `.gmap` files).
+    static func isList(_ value: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return value.contains(":") || (FileManager.default.fileExists(atPath: value, isDirectory: &isFolder) && isFolder.boolValue)
+    }
 
     /// The maps of a list, in order; empty entries are skipped.
     static func list(_ value: String) -> [String] {
@@ -27,7 +30,8 @@ enum DefaultMap {
         if let override = ProcessInfo.processInfo.environment[environmentVariable], !override.isEmpty {
             guard !isList(override) else {
                 let reader = command.isEmpty ? "this command" : "gmap \(command)"
-                throw CommandFailure(message: "$\(environmentVariable) lists maps ('\(override)'), but \(reader) reads one map: give it as MAP\(also)")
+                let what = override.contains(":") ? "lists maps" : "names a folder of maps"
+                throw CommandFailure(message: "$\(environmentVariable) \(what) ('\(override)'), but \(reader) reads one map: give it as MAP\(also)")
             }
             return MapLocation(path: override, origin: .environment)
         }

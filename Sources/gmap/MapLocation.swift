@@ -15,6 +15,9 @@ struct MapLocation {
 
     var path: String
     var origin: Origin
+    /// Whether a message names the path even when it was given as an argument: a map found in a
+    /// folder, or one of several maps.
+    var isNamed = false
 
     /// A path given on the command line.
     static func argument(_ path: String) -> MapLocation { MapLocation(path: path, origin: .argument) }
@@ -47,7 +50,7 @@ struct MapLocation {
         }
         if case .notAFile = error {
             // Not a file: nothing to sniff (reading a FIFO would block), the kind is the message.
-            return originNote.isEmpty ? error.description : "\(path)\(originNote): \(error.description)"
+            return named(error.description)
         }
         if path.lowercased().hasSuffix(".pbf") {
             return "\(path)\(originNote) is an OpenStreetMap PBF extract, not a gmap map; make a map of it first: gmap build --osm \(Shell.quote(path)) -o \(Shell.quote(Self.mapName(for: path)))"
@@ -55,7 +58,12 @@ struct MapLocation {
         if let kind = buildInputKind() {
             return "\(path)\(originNote) is \(kind), not a gmap map; make a map of it first: gmap build \(Shell.quote(path)) -o \(Shell.quote(Self.mapName(for: path)))"
         }
-        return originNote.isEmpty ? error.description : "\(path)\(originNote): \(error.description)"
+        return named(error.description)
+    }
+
+    /// `text` after the path and its origin, when a message should name them.
+    func named(_ text: String) -> String {
+        originNote.isEmpty && !isNamed ? text : "\(path)\(originNote): \(text)"
     }
 
     /// "GeoJSON", "an ESRI shapefile" or "a ZIP archive" when the file is something `gmap build` reads

@@ -9,6 +9,7 @@ enum NearbyCommand: Command {
     static let summary = "the named places around, or ahead, nearest first"
     /// Its options, in the order of its help.
     static let options: [CommandOption] = [
+        StackedMaps.map.documented(WhereCommand.mapHelp),
         Option.heading, Option.ahead, Option.within, Option.category, Option.limit,
         .json.documented("""
             print one JSON array of {"name", "category", "kind" (the word),
@@ -50,11 +51,12 @@ enum NearbyCommand: Command {
     /// `--limit` when not given.
     static let defaultLimit = 10
 
-    static let usage = "usage: gmap nearby MAP LATITUDE LONGITUDE [--heading DEG] [--ahead] [--within DIST] [--category C] [--limit N] [--json] (see 'gmap help nearby')"
+    static let usage = "usage: gmap nearby MAP LATITUDE LONGITUDE [--heading DEG] [--ahead] [--within DIST] [--category C] [--limit N] [--json], or gmap nearby --map MAP … LATITUDE LONGITUDE … (see 'gmap help nearby')"
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         // Everything typed is read before the map is opened, so a typing mistake is named even without a map.
-        let (mapPath, latitudeText, longitudeText) = try point(of: list.positional)
+        let given = try StackedMaps.givenLocations(list)
+        let (mapPath, latitudeText, longitudeText) = try MapPointArguments.parse(list.positional, mapGiven: given != nil, usage: usage)
         let coordinate: CoordinateParser.Coordinate
         switch CoordinateParser.typed(latitude: latitudeText, longitude: longitudeText) {
         case .success(let value): coordinate = value
@@ -72,9 +74,11 @@ enum NearbyCommand: Command {
             throw CommandFailure(message: "--category '\(category)' is empty: give a category such as museum, cafe or tourism=museum")
         }
 
-        let map = try MapLocation.argument(mapPath).open()
-        guard let source = try? MapLocationSource(map: map), source.placeLayer?.geometryKind == .points else {
-            throw CommandFailure(message: "\(mapPath) has no places layer (build a location map with gmap build --osm FILE.osm.pbf -o MAP.gmap)")
+        let locations = given ?? [MapLocation.argument(mapPath)]
+        let maps = try locations.map { try $0.open() }
+        guard let source = try? StackLocationSource(stack: MapStack(maps)), source.sources.contains(where: { $0?.placeLayer?.geometryKind == .points }) else {
+            let subject = locations.count == 1 ? "\(StackedMaps.names(locations)) has no places layer" : "none of \(StackedMaps.names(locations)) has a places layer"
+            throw CommandFailure(message: "\(subject) (build a location map with gmap build --osm FILE.osm.pbf -o MAP.gmap)")
         }
         let places = source.placesAround(latitude: coordinate.latitude, longitude: coordinate.longitude, heading: heading,
                                          within: radius, category: category, aheadOnly: ahead, limit: limit)
@@ -90,11 +94,6 @@ enum NearbyCommand: Command {
             return ExitCode.notFound
         }
         return ExitCode.success
-    }
-
-    /// `MAP LAT LON` or `MAP "LAT,LON"`: the map's path and the coordinates as typed.
-    static func point(of positional: [String]) throws -> (map: String, latitude: Substring, longitude: Substring) {
-        try MapPointArguments.parse(positional, usage: usage)
     }
 
     /// `Kiasma, museum: 85 m northeast, ahead`: the name, the spoken category, whole metres, the
@@ -127,6 +126,7 @@ extension NearbyCommand {
     gmap nearby MAP LATITUDE LONGITUDE [--heading DEG] [--ahead] [--within DIST] [--category C]
                 [--limit N] [--json]
     gmap nearby MAP "LATITUDE,LONGITUDE" [options]
+    gmap nearby --map MAP|DIR [--map …] LATITUDE LONGITUDE [options]
 
     Lists the named places around the point ("around me"), nearest first, from the places layer
     of a map built with gmap build --osm, one line each: the name, what it is, the distance in

@@ -20,7 +20,7 @@ enum PlaceCommand: Command {
             name an earlier map has is named NAME#N (N the map's place in the stack)
             """),
         Option.language,
-        StackedMaps.map.documented("a map of the stack (repeatable); not with MAP"),
+        StackedMaps.map.documented("a map of the stack, or a folder of them (repeatable); not with MAP"),
         StackedMaps.noWorld.documented("the shipped world map does not join the maps of --map or $GMAP_MAP"),
         .maxLine, .threads,
     ]
@@ -156,8 +156,12 @@ extension PlaceCommand {
     SEVERAL MAPS
     --map FILE (repeatable), or $GMAP_MAP as a list of maps separated by ':' (a.gmap:b.gmap, or
     a.gmap: for one), answers from all of them and the shipped world map, which joins last
-    unless --no-world. Each field comes from the most detailed map that fills it: location maps
-    first, then the others in the order given, the world map last. So a city map gives the
+    unless --no-world. A folder (--map DIR, or $GMAP_MAP naming one) gives every .gmap file in
+    it, by name. Only the maps whose bounds come near the point are asked, so hundreds of region
+    maps cost about what one does. Each field comes from the most detailed map that fills it:
+    location maps first (of several, such as region maps, the nearer street, address, postal
+    code, place or settlement, and the smaller area), then the others in the order given, the
+    world map last. So a city map gives the
     street, house number, postal code, name, locality, subLocality, areas and inland water, and
     the world map the country, time zone and ocean, and the locality where the city map has none
     (the nearest town is then not searched for). Fields that belong together come from one map

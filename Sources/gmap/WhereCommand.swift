@@ -14,7 +14,7 @@ enum WhereCommand: Command {
         var language: String? = nil
 
         /// The callouts of `sense`, names in the style's language where the map has them.
-        func callouts(_ sense: LocationSense, direction: (degrees: Double, isFacing: Bool)?, source: MapLocationSource) -> [Callout] {
+        func callouts(_ sense: LocationSense, direction: (degrees: Double, isFacing: Bool)?, source: StackLocationSource) -> [Callout] {
             guard let language else { return sense.spokenCallouts(direction: direction) }
             return sense.spokenCallouts(direction: direction, names: { source.localizedName($0, language: language) ?? $0 })
         }
@@ -24,6 +24,7 @@ enum WhereCommand: Command {
     static let summary = "where the point is, in words: the area, the road, the intersection ahead"
     /// Its options, in the order of its help.
     static let options: [CommandOption] = [
+        StackedMaps.map.documented(mapHelp),
         Option.heading, Option.course, Option.language,
         .json.documented("""
             print {"kind": "along_road"|"inside"|"other"|"unknown"|"no_location",
@@ -41,6 +42,14 @@ enum WhereCommand: Command {
             """),
         Option.every, Option.throttled,
     ]
+
+    /// What `--map` says in the help of `gmap where` and `gmap nearby`.
+    static let mapHelp = """
+        a location map, or a folder of them (every .gmap in it), instead of MAP;
+        repeatable: region maps built one by one answer as one map, each question
+        asking the maps whose bounds come within its reach, a road or an
+        intersection cut by a seam being one again
+        """
 
     /// The options only where takes.
     enum Option {
@@ -94,22 +103,25 @@ enum WhereCommand: Command {
             for option in [Option.heading, Option.course] where list.isGiven(option) {
                 throw CommandFailure(message: "\(option.name) applies to one point; with --replay, each line's fourth field is its course and the fifth its compass heading")
             }
-            guard list.positional.count == 1 else {
-                throw CommandFailure(message: "usage: gmap where MAP --replay FILE|- [--every | --throttled] [--json] (see 'gmap help where')")
+            let given = try StackedMaps.givenLocations(list)
+            guard list.positional.count == (given == nil ? 1 : 0) else {
+                throw CommandFailure(message: "usage: gmap where MAP --replay FILE|- [--every | --throttled] [--json], or gmap where --map MAP … --replay FILE|- (see 'gmap help where')")
             }
             if list.has(Option.every) && list.has(Option.throttled) {
                 throw CommandFailure(message: "give --every (a sense for every fix) or --throttled (every 15 s or 10 m), not both")
             }
-            let source = try openSource(list.positional[0])
-            guard let source else { return noRoadLayer(list.positional[0]) }
-            warnWithoutNames(source, style: style, map: list.positional[0])
+            let locations = given ?? [MapLocation.argument(list.positional[0])]
+            guard let source = try openSource(locations) else { return noRoadLayer(locations) }
+            warnWithoutNames(source, style: style, map: StackedMaps.names(locations))
             let mode: WhereReplay.Mode = list.has(Option.every) ? .every : list.has(Option.throttled) ? .throttled : .onChange
             var replayer = WhereReplay(input: replay, mode: mode, style: style)
             replayer.maximumLineBytes = try list.bytes(.maxLine)
             return try replayer.run(source: source)
         }
         for flag in [Option.every, Option.throttled] where list.has(flag) { throw CommandFailure(message: "\(flag.name) only applies with --replay FILE") }
-        let (mapPath, latitude, longitude) = try point(of: list.positional)
+        let given = try StackedMaps.givenLocations(list)
+        let (mapPath, latitude, longitude) = try point(of: list.positional, mapGiven: given != nil)
+        let locations = given ?? [MapLocation.argument(mapPath)]
         // Coordinates and the direction are read before the map is opened, so a typing mistake is named even without a map.
         let coordinate: CoordinateParser.Coordinate
         switch CoordinateParser.typed(latitude: latitude, longitude: longitude) {
@@ -121,8 +133,8 @@ enum WhereCommand: Command {
             throw CommandFailure(message: "give --heading (where the user faces) or --course (where the user moves), not both")
         }
         let fix = LocationFix(latitude: coordinate.latitude, longitude: coordinate.longitude, time: 0, heading: heading, course: course)
-        guard let source = try openSource(mapPath) else { return noRoadLayer(mapPath) }
-        warnWithoutNames(source, style: style, map: mapPath)
+        guard let source = try openSource(locations) else { return noRoadLayer(locations) }
+        warnWithoutNames(source, style: style, map: StackedMaps.names(locations))
         var context = LocationContext(source: source)
         guard let sense = context.update(fix) else {
             throw CommandFailure(message: "no sense for (\(latitude), \(longitude))")  // not reached: a first valid fix always gives one
@@ -133,9 +145,10 @@ enum WhereCommand: Command {
         return sense == .unknown ? ExitCode.notFound : ExitCode.success
     }
 
-    /// `MAP LAT LON` or `MAP "LAT,LON"`: the map's path and the coordinates as typed.
-    static func point(of positional: [String]) throws -> (map: String, latitude: Substring, longitude: Substring) {
-        try MapPointArguments.parse(positional, usage: "usage: gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json], or gmap where MAP --replay FILE|- [--every | --throttled] (see 'gmap help where')")
+    /// `MAP LAT LON` or `MAP "LAT,LON"` (without MAP when `--map` gives the maps): the map's path
+    /// (empty with `--map`) and the coordinates as typed.
+    static func point(of positional: [String], mapGiven: Bool) throws -> (map: String, latitude: Substring, longitude: Substring) {
+        try MapPointArguments.parse(positional, mapGiven: mapGiven, usage: "usage: gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json], gmap where --map MAP … LATITUDE LONGITUDE, or gmap where MAP --replay FILE|- [--every | --throttled] (see 'gmap help where')")
     }
 
     /// `--language CODE`: a language code as `gmap build --languages` takes them.
@@ -148,21 +161,22 @@ enum WhereCommand: Command {
     }
 
     /// Says on stderr when the map has no names in the asked language (callouts then use OSM's `name`).
-    static func warnWithoutNames(_ source: MapLocationSource, style: Style, map: String) {
+    static func warnWithoutNames(_ source: StackLocationSource, style: Style, map: String) {
         guard let language = style.language, !source.hasNames(in: language) else { return }
         StandardError.write("gmap where: \(map) has no names in '\(language)'; the names are OSM's own (build the map with --languages \(language))\n")
     }
 
-    /// The map's location source; nil when the map has no road layer.
-    static func openSource(_ path: String) throws -> MapLocationSource? {
-        let map = try MapLocation.argument(path).open()
-        return try? MapLocationSource(map: map)
+    /// The location source of the maps (one map, or a stack of region maps); nil when none has a road layer.
+    static func openSource(_ locations: [MapLocation]) throws -> StackLocationSource? {
+        let maps = try locations.map { try $0.open() }
+        return try? StackLocationSource(stack: MapStack(maps))
     }
 
-    /// Says that the map at `path` has no road layer, and gives the usage exit code.
-    static func noRoadLayer(_ path: String) -> Int32 {
+    /// Says that no map of `locations` has a road layer, and gives the usage exit code.
+    static func noRoadLayer(_ locations: [MapLocation]) -> Int32 {
         StandardOutput.shared.flush()
-        StandardError.write("gmap where: \(path) has no road layer (build it with --osm)\n")
+        let subject = locations.count == 1 ? "\(StackedMaps.names(locations)) has no road layer" : "none of \(StackedMaps.names(locations)) has a road layer"
+        StandardError.write("gmap where: \(subject) (build it with --osm)\n")
         return ExitCode.usage
     }
 }
@@ -187,6 +201,7 @@ extension WhereCommand {
     gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--language LL] [--json]
     gmap where MAP "LATITUDE,LONGITUDE" [--heading DEG | --course DEG] [--language LL] [--json]
     gmap where MAP --replay FILE|- [--every | --throttled] [--language LL] [--json]
+    gmap where --map MAP|DIR [--map …] LATITUDE LONGITUDE | --replay FILE|- […]
 
     Says where the point is, in words a pedestrian can use, from a map built with
     gmap build --osm (its roads, intersections, places and areas layers):
@@ -214,6 +229,7 @@ extension WhereCommand {
       gmap where helsinki.gmap 60.1690 24.9396 --course 330
       gmap where helsinki.gmap 60.1690 24.9396 --json
       printf '0,60.1690,24.9385,0\\n20,60.1700,24.9385,0\\n' | gmap where helsinki.gmap --replay -
+      gmap where --map regions/ 60.1690 24.9396 --course 330
 
     """
 }

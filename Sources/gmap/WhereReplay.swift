@@ -26,12 +26,12 @@ struct WhereReplay {
 
     /// Replays the track on `source`: exit 0, or 2 when a line could not be read (each is named on
     /// stderr with its number, and skipped).
-    func run(source: MapLocationSource) throws -> Int32 {
+    func run(source: StackLocationSource) throws -> Int32 {
         var reader = try lineReader()
         if let wide = reader.wideEncoding() {
             throw CommandFailure(message: wide.message(subject: input == "-" ? "standard input" : input))
         }
-        var options = LocationContext<MapLocationSource>.Options()
+        var options = LocationContext<StackLocationSource>.Options()
         switch mode {
         case .onChange: options.throttle = .onChange
         case .every: options.throttle = .none

@@ -128,7 +128,7 @@ final class NearbyPlacesCommandLineTests: CommandLineTestCase {
 
     func testBadUsage() throws {
         let map = try locationMap()
-        let usage = "gmap: usage: gmap nearby MAP LATITUDE LONGITUDE [--heading DEG] [--ahead] [--within DIST] [--category C] [--limit N] [--json] (see 'gmap help nearby')\n"
+        let usage = "gmap: usage: gmap nearby MAP LATITUDE LONGITUDE [--heading DEG] [--ahead] [--within DIST] [--category C] [--limit N] [--json], or gmap nearby --map MAP … LATITUDE LONGITUDE … (see 'gmap help nearby')\n"
         try assertRun(["nearby"], status: 2, stdout: "", stderr: usage)
         try assertRun(["nearby", map], status: 2, stdout: "", stderr: usage)
         try assertRun(["nearby", map, "60", "25", "1"], status: 2, stdout: "", stderr: usage)

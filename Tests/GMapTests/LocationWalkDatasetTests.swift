@@ -25,6 +25,8 @@ final class LocationWalkDatasetTests: XCTestCase {
 
     /// An extract made ready: its map source, network and the junction index.
     struct Extract {
+        /// The location map of the whole extract.
+        var map: GMap
         var network: StreetNetwork
         var source: MapLocationSource
         /// The streets of each main intersection, by node id.
@@ -40,7 +42,7 @@ final class LocationWalkDatasetTests: XCTestCase {
         for junction in network.intersections where junction.isMain {
             main[junction.node.id] = Set(junction.legs.map { network.streets[$0.street].name })
         }
-        return Extract(network: network, source: source, mainJunctions: main)
+        return Extract(map: map, network: network, source: source, mainJunctions: main)
     }
 
     /// `count` walks between random nodes at least `minimum` metres apart (straight), each the

@@ -61,6 +61,9 @@ public struct RoadMatch: Sendable, Equatable {
     /// The road-layer feature the nearest point is on, when a map answered (the intersection
     /// ahead then follows that feature's line without looking for it again).
     var featureIndex: Int?
+    /// The position in its ``MapStack`` of the map whose road layer holds that feature, when a
+    /// ``StackLocationSource`` answered.
+    var mapPosition: Int?
 
     /// A match from its parts.
     public init(name: String, roadClass: String, distance: Double, direction: Double, bearing: Double = 0,

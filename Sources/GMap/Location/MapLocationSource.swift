@@ -197,12 +197,57 @@ public struct MapLocationSource: LocationSource {
     }
 
 
+    /// For a ``StackLocationSource``, which walks the own line across its maps itself: whether
+    /// this map has a line of `road` at the point (the walker's own line), and the best main
+    /// intersection of the road inside the cone off that line (its other carriageway, widened as
+    /// ``intersectionAhead(on:latitude:longitude:direction:cone:)`` widens it, and only when it
+    /// could rank before `ownDistance`), or, without the own line, inside the cone itself; with its rank.
+    func aheadOffOwnLine(on road: String, feature: Feature?, latitude: Double, longitude: Double, direction: Double, cone: AheadCone,
+                         ownDistance: Double?) -> (hasOwnLine: Bool, other: (match: IntersectionMatch, rank: Double)?) {
+        guard let layer = intersectionLayer, layer.geometryKind == .points, Quantizer.isValid(latitude: latitude, longitude: longitude),
+              cone.radius.isFinite, cone.radius >= 0, direction.isFinite else { return (false, nil) }
+        let plane = LocalPlane(latitude: latitude, longitude: longitude)
+        let roadBytes = Array(road.utf8)
+        let onRoad = feature ?? roadLayer.nearestLines(latitude: latitude, longitude: longitude, within: 3)
+            .first(where: { ($0.feature.property("name") ?? $0.feature.id) == road })?.feature
+        let lines = onRoad.map { intersections(along: $0).map { $0.map { feature in feature.index } }.filter { !$0.isEmpty } } ?? []
+        guard let own = ownLineOrder(lines: lines, plane: plane, direction: direction, layer: layer) else {
+            let candidates = layer.pointCandidates(plane: plane, within: cone.radius)
+            return (false, inCone(candidates, cone: cone, road: roadBytes, excluding: [], latitude: latitude, longitude: longitude, direction: direction, layer: layer))
+        }
+        if lines.count == 1, ownDistance != nil { return (true, nil) }
+        let floor = Trigonometry.cos(min(89, cone.angle + 1) * Double.pi / 180) / GMap.planarSlack(latitude: latitude, radius: cone.radius)
+        let reach = min(cone.radius, (ownDistance ?? cone.radius) / floor + 1)
+        var wide = cone
+        wide.lateral = max(cone.lateral, cone.carriageway)
+        return (true, inCone(layer.pointCandidates(plane: plane, within: reach), cone: wide, road: roadBytes, excluding: own.line,
+                             latitude: latitude, longitude: longitude, direction: direction, layer: layer))
+    }
+
     /// The first main intersection ahead on the walker's own line, with the features of that
     /// line's intersections; `lines` are the intersections of the road feature that passes within
     /// 3 m of the point (``intersections(along:)``), nil when there are none. Positions are the
     /// intersections' own (metres east and north of the point in `plane`); the search ends at
     /// `radius` metres along the line.
     func aheadOnOwnLine(lines: [[Int]], plane: LocalPlane, direction: Double, radius: Double, layer: GMap) -> (match: IntersectionMatch?, line: [Int])? {
+        guard let walk = ownLineOrder(lines: lines, plane: plane, direction: direction, layer: layer) else { return nil }
+        for (k, distance) in walk.order {
+            guard distance <= radius, walk.points[k] != nil else { break }
+            let junction = Feature(map: layer, index: walk.line[k])
+            guard let main = junction.propertyValueBytes(forKey: "main"), main.elementsEqual("yes".utf8) else { continue }
+            let box = junction.boundingBox
+            let bearing = Compass.bearing(fromLatitude: plane.latitude, longitude: plane.longitude, toLatitude: box.south, longitude: box.west)
+            return (IntersectionMatch(streetNames: Self.streetNames(of: junction.id), distance: distance, bearing: bearing, isMain: true,
+                                      latitude: box.south, longitude: box.west), walk.line)
+        }
+        return (nil, walk.line)
+    }
+
+    /// The walker's own line and the intersections ahead on it, in order, each an index into
+    /// `line` with its distance along the line from the point (see ``aheadOnOwnLine(lines:plane:direction:radius:layer:)``);
+    /// `points` are the line's intersections' positions in `plane` (nil for one out of range).
+    func ownLineOrder(lines: [[Int]], plane: LocalPlane, direction: Double, layer: GMap)
+        -> (order: [(index: Int, distance: Double)], line: [Int], points: [(east: Double, north: Double)?])? {
         guard !lines.isEmpty else { return nil }
         func position(_ index: Int) -> (east: Double, north: Double)? {
             guard index >= 0, index < layer.featureCount else { return nil }
@@ -239,7 +284,7 @@ public struct MapLocationSource: LocationSource {
         // Which way along the line the walker goes: the chord's direction, or for a lone intersection, towards it.
         var forward = true
         if line.count == 1 {
-            if let a = points[0], a.east * way.east + a.north * way.north < -1 { return (nil, line) }
+            if let a = points[0], a.east * way.east + a.north * way.north < -1 { return ([], line, points) }
         } else if let a = points[place.chord], let b = points[place.chord + 1] {
             forward = (b.east - a.east) * way.east + (b.north - a.north) * way.north >= 0
         }
@@ -263,16 +308,28 @@ public struct MapLocationSource: LocationSource {
                 order.append((k, distance))
             }
         }
-        for (k, distance) in order {
-            guard distance <= radius, points[k] != nil else { break }
-            let junction = Feature(map: layer, index: line[k])
-            guard let main = junction.propertyValueBytes(forKey: "main"), main.elementsEqual("yes".utf8) else { continue }
-            let box = junction.boundingBox
-            let bearing = Compass.bearing(fromLatitude: plane.latitude, longitude: plane.longitude, toLatitude: box.south, longitude: box.west)
-            return (IntersectionMatch(streetNames: Self.streetNames(of: junction.id), distance: distance, bearing: bearing, isMain: true,
-                                      latitude: box.south, longitude: box.west), line)
+        return (order, line, points)
+    }
+
+    /// The intersections ahead on the walker's own line of `road` (the line of `feature` when
+    /// known, else the road's line within 3 m of the point), in order along it, each with its
+    /// distance along the line, up to `radius` metres: what ``intersectionAhead(along:latitude:longitude:direction:cone:)``
+    /// walks, every intersection and not only main ones (a ``StackLocationSource`` joins several
+    /// maps' walks); nil when no line of the road is known at the point.
+    func junctionsAhead(on road: String, feature: Feature?, latitude: Double, longitude: Double, direction: Double, radius: Double)
+        -> [(feature: Feature, distance: Double)]? {
+        guard let layer = intersectionLayer, layer.geometryKind == .points, Quantizer.isValid(latitude: latitude, longitude: longitude),
+              radius.isFinite, radius >= 0, direction.isFinite else { return nil }
+        let onRoad = feature ?? roadLayer.nearestLines(latitude: latitude, longitude: longitude, within: 3)
+            .first(where: { ($0.feature.property("name") ?? $0.feature.id) == road })?.feature
+        let lines = onRoad.map { intersections(along: $0).map { $0.map { feature in feature.index } }.filter { !$0.isEmpty } } ?? []
+        guard let walk = ownLineOrder(lines: lines, plane: LocalPlane(latitude: latitude, longitude: longitude), direction: direction, layer: layer) else { return nil }
+        var found: [(feature: Feature, distance: Double)] = []
+        for (k, distance) in walk.order {
+            guard distance <= radius, walk.points[k] != nil else { break }
+            found.append((Feature(map: layer, index: walk.line[k]), distance))
         }
-        return (nil, line)
+        return found
     }
 
     /// The best main intersection on `road` inside `cone`, other than the features `excluding`,

@@ -97,6 +97,8 @@ public struct Placemark: Sendable {
     /// The storage of the state and county texts of an earlier point, kept while the fields are
     /// nil (at sea) so that the next state written into them allocates nothing.
     var spareTexts = ReusedTexts()
+    /// How near what gave each location-map field was, for a ``MapStack`` of region maps.
+    var ranks = FieldRanks()
 
     /// The features of the layer named `layer` that contain the point, smallest first; empty when none or no such layer.
     public func features(in layer: String) -> [Feature] {
@@ -441,6 +443,7 @@ public struct Placemark: Sendable {
         if let index = roles.roads,
            let street = layers[index].nearestLines(latitude: latitude, longitude: longitude, within: Self.streetDistance, limit: 1).first {
             thoroughfare = street.feature.property("name") ?? street.feature.id
+            ranks.thoroughfare = FieldRank(0, street.distance)
             answer(index, with: street.feature)
         }
         if let index = roles.addresses {
@@ -452,18 +455,22 @@ public struct Placemark: Sendable {
                                                         where: { Self.hasStreet(Feature(map: addresses, index: $0)) }) {
                     thoroughfare = nearest.feature.id
                     subThoroughfare = nearest.feature.property("housenumber")
+                    ranks.thoroughfare = FieldRank(1, nearest.distance)
+                    ranks.subThoroughfare = FieldRank(0, nearest.distance)
                     answer(index, with: nearest.feature)
                 }
             } else if let street = thoroughfare,
                       let onStreet = addresses.nearestPoint(latitude: latitude, longitude: longitude, within: Self.addressDistance,
                                                             where: { Feature(map: addresses, index: $0).idBytes.elementsEqual(street.utf8) }) {
                 subThoroughfare = onStreet.feature.property("housenumber")
+                ranks.subThoroughfare = FieldRank(0, onStreet.distance)
                 answer(index, with: onStreet.feature)
             }
         }
         if let index = roles.postcodes,
            let code = layers[index].nearestPoint(latitude: latitude, longitude: longitude, within: Self.postcodeDistance) {
             postalCode = code.feature.id
+            ranks.postalCode = FieldRank(0, code.distance)
             answer(index, with: code.feature)
         }
         if let index = roles.areas {
@@ -477,21 +484,26 @@ public struct Placemark: Sendable {
                     if group == .locality, locality == nil {
                         locality = area.property("name") ?? area.id
                         localityDistance = 0
+                        ranks.locality = FieldRank(0, area.area)
                     } else if group == .subLocality, subLocality == nil {
                         subLocality = area.property("name") ?? area.id
+                        ranks.subLocality = FieldRank(0, area.area)
                     }
                 }
                 if water == nil, area.property(MapLocationSource.LayerName.water) == MapLocationSource.LayerName.inland {
                     water = area.property("name") ?? area.id
+                    ranks.inlandWater = FieldRank(0, area.area)
                 }
             }
             // A location map's water area is more detailed than a marine layer's lake.
             if let water { inlandWater = water }
+            if let smallest = areas.first { ranks.name = FieldRank(0, smallest.area) }
         }
         name = areasOfInterest.first
         if name == nil, let index = roles.places,
            let place = layers[index].nearestPoint(latitude: latitude, longitude: longitude, within: Self.placeDistance) {
             name = place.feature.id
+            ranks.name = FieldRank(1, place.distance)
             answer(index, with: place.feature)
         }
         if let index = roles.settlements, locality == nil || subLocality == nil {
@@ -511,14 +523,26 @@ public struct Placemark: Sendable {
             if locality == nil, let match = nearest.locality {
                 locality = match.feature.id
                 localityDistance = match.distance
+                ranks.locality = FieldRank(1, match.distance)
                 used.append(match.feature)
             }
             if subLocality == nil, let match = nearest.subLocality {
                 subLocality = match.feature.id
+                ranks.subLocality = FieldRank(1, match.distance)
                 used.append(match.feature)
             }
             answers[index].features = used
         }
+    }
+
+    /// The house number of the nearest address within ``addressDistance`` on `street` in the
+    /// `addresses` layer of `roles`, and its distance; nil when there is none.
+    static func nearestAddress(onStreet street: String, in roles: PlacemarkLayers, latitude: Double, longitude: Double) -> (number: String?, distance: Double)? {
+        guard let index = roles.addresses else { return nil }
+        let addresses = roles.layers[index]
+        return addresses.nearestPoint(latitude: latitude, longitude: longitude, within: addressDistance,
+                                      where: { Feature(map: addresses, index: $0).idBytes.elementsEqual(street.utf8) })
+            .map { ($0.feature.property("housenumber"), $0.distance) }
     }
 
     /// Whether an address of a location map names a street: its id (the street) is not its own
@@ -925,3 +949,24 @@ extension GMap {
     }
 }
 #endif
+
+/// What gave a location-map field, ranked: the kind of source (0 before 1: a street before an
+/// address, an area containing the point before a point near it), then its distance in metres or,
+/// for an area, its size; smaller first.
+struct FieldRank: Sendable, Comparable {
+    var kind: Int
+    var value: Double
+
+    init(_ kind: Int, _ value: Double) {
+        self.kind = kind
+        self.value = value
+    }
+
+    static func < (a: FieldRank, b: FieldRank) -> Bool { (a.kind, a.value) < (b.kind, b.value) }
+}
+
+/// The ranks of a placemark's location-map fields (nil: the field was not filled by a location map).
+struct FieldRanks: Sendable {
+    var thoroughfare: FieldRank?, subThoroughfare: FieldRank?, postalCode: FieldRank?, name: FieldRank?
+    var locality: FieldRank?, subLocality: FieldRank?, inlandWater: FieldRank?
+}

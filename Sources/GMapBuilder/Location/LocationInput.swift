@@ -97,7 +97,9 @@ public enum LocationInput {
     public static func read(path: String, includePaths: Bool = false, limits: Limits = Limits()) throws -> (data: OSMData, counts: Counts) {
         var collector = Collector(includePaths: includePaths, limits: limits)
         let header = try OSMPBFReader.stream(path: path, into: &collector)
-        return collector.finish(blobs: header.blobCount)
+        var read = collector.finish(blobs: header.blobCount)
+        read.data.boundingBox = header.boundingBox
+        return read
     }
 
     /// Reads PBF bytes from `source`; `file` names them in errors.
@@ -105,7 +107,9 @@ public enum LocationInput {
                             limits: Limits = Limits()) throws -> (data: OSMData, counts: Counts) {
         var collector = Collector(includePaths: includePaths, limits: limits)
         let header = try OSMPBFReader.stream(source, file: file, into: &collector)
-        return collector.finish(blobs: header.blobCount)
+        var read = collector.finish(blobs: header.blobCount)
+        read.data.boundingBox = header.boundingBox
+        return read
     }
 
     /// The sink that keeps what can matter.

@@ -68,7 +68,17 @@ public enum LocationMapBuilder {
             }
         }
         return try build(network: StreetNetwork(data, includePaths: includePaths, profile: profile), places: OSMPlaces(data, profile: profile), absent: absent,
-                         includePaths: includePaths, profile: profile, languages: languages, metadata: metadata)
+                         includePaths: includePaths, profile: profile, languages: languages, metadata: metadata + extractMetadata(data.boundingBox))
+    }
+
+    /// The `extract` entry of a map's metadata: the box its PBF's header gives (south, west, north,
+    /// east, in degrees), the region an extract tool cut, where the map knows every way and node;
+    /// none when the header has no box. A ``MapStack`` of region maps asks the one whose extract
+    /// holds a point first (``GMap/extractBounds``).
+    static func extractMetadata(_ box: (west: Double, south: Double, east: Double, north: Double)?) -> [(key: String, value: String)] {
+        guard let box, box.west.isFinite, box.south.isFinite, box.east.isFinite, box.north.isFinite, box.west <= box.east, box.south <= box.north else { return [] }
+        func text(_ degrees: Double) -> String { String((degrees * 1e7).rounded() / 1e7) }
+        return [(key: GMap.extractKey, value: [box.south, box.west, box.north, box.east].map(text).joined(separator: ","))]
     }
 
     /// The map of the PBF file at `path` ("-" for standard input), read streamed (``LocationInput``):
@@ -80,6 +90,7 @@ public enum LocationMapBuilder {
                              limits: LocationInput.Limits = LocationInput.Limits(),
                              metadata: [(key: String, value: String)] = []) throws -> (bytes: [UInt8], summary: LocationMapSummary, counts: LocationInput.Counts) {
         var (data, counts) = try LocationInput.read(path: path, includePaths: includePaths, limits: limits)
+        let metadata = metadata + extractMetadata(data.boundingBox)
         // The places first: then the kept nodes and relations, which only they read, are freed
         // before the street network is made, and the peak is the lower.
         let places = OSMPlaces(data, profile: profile)

@@ -28,6 +28,8 @@ enum BenchCommand: Command {
         var againstFile: String?
         /// `--c-reader`: a built `gmap_ref` timed on the same point sets.
         var cReaderFile: String?
+        /// `--regions`: the region maps (a folder's, or files) stacked and timed against the map.
+        var regions: [MapLocation]?
     }
 
     static let name = "bench"
@@ -35,7 +37,7 @@ enum BenchCommand: Command {
     /// Its options, which the text of its help describes.
     static let options: [CommandOption] = [
         Option.points, Option.runs, Option.seed, Option.near, .json, Option.savePoints, Option.pointsFile, Option.answers,
-        Option.against, Option.cReader, Option.osm, Option.walks,
+        Option.against, Option.cReader, Option.osm, Option.walks, Option.regions,
     ]
 
     /// The options bench takes (and `--json`).
@@ -62,6 +64,8 @@ enum BenchCommand: Command {
         static let osm = CommandOption.value("--osm", "FILE.osm.pbf")
         /// `--walks W`: the walks of the location bench.
         static let walks = CommandOption.value("--walks", "W", rule: positive)
+        /// `--regions DIR`: region maps stacked, timed against the map alone.
+        static let regions = CommandOption.value("--regions", "DIR")
 
         /// A whole number above 0.
         private static let positive = ValueRule.wholeNumber(1...Int.max, .afterValue("must be a positive whole number"))
@@ -116,6 +120,10 @@ enum BenchCommand: Command {
         if let osm = list.value(Option.osm) {
             guard !osm.isEmpty else { throw CommandFailure(message: "--osm needs an OpenStreetMap PBF file: gmap bench --osm FILE.osm.pbf") }
             settings.osmFile = osm
+        }
+        if let folder = list.value(Option.regions) {
+            guard !folder.isEmpty else { throw CommandFailure(message: "--regions needs a folder of region maps: gmap bench MAP --regions DIR") }
+            settings.regions = try StackedMaps.expanded(MapLocation.argument(folder))
         }
         if let other = list.value(Option.against) {
             guard !other.isEmpty else { throw CommandFailure(message: "--against needs a map to compare with: gmap bench MAP --against OTHER.gmap") }
@@ -204,6 +212,11 @@ enum BenchCommand: Command {
             report.placemark = measurePlacemarks(points: Array(sets[0].points.prefix(20_000)), map: map)
         }
         report.stack = StackBench.measure(map: map, seed: settings.seed)
+        if let regions = settings.regions {
+            let maps = try regions.map { try $0.open() }
+            report.regions = RegionBench.measure(map: map, regions: maps, walks: min(settings.walks, 100), runs: max(3, min(settings.runs, 7)), seed: settings.seed)
+            if report.regions == nil { throw CommandFailure(message: "--regions: \(settings.path) is not a location map (gmap build --osm), or the shipped world map is missing") }
+        }
         report.geocode = GeocodeBench.measure(map: map, seed: settings.seed, runs: settings.runs)
         if let answersFile = settings.answersFile {
             let text = report.answers.joined(separator: "\n") + "\n"
@@ -341,6 +354,12 @@ extension BenchCommand {
                  (what gmap place --map MAP answers), timed one by one at 20,000 random points of
                  the bounds of its streets (p50, p99, mean in µs), and each map's own placemark
                  (p50), with how many points got a thoroughfare and a locality
+      regions    with --regions DIR: the maps of DIR (region maps, such as one per extract of a
+                 cut; MAP among them) and the shipped world map as one stack, against MAP and
+                 the world map: the placemark at the fixes of min(W, 100) walks of MAP's streets
+                 and the location sense's update along them (a stack's update through its
+                 StackLocationSource), p50 in µs, the median over max(3, min(R, 7)) alternating
+                 runs; and the points and fixes whose placemark or road differ between the two
       build      with --osm: builds the location map of FILE min(R, 5) times in this process
                  (read, decode, build; median and slowest), the process's peak RSS (VmHWM)
                  before and after, and the map's bytes; the rest of the bench measures that map

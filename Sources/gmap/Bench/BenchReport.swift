@@ -57,6 +57,8 @@ struct BenchReport {
     var build: BuildBench.Report?
     /// On a location map: the placemark of it stacked on the shipped world map.
     var stack: StackBench.Report?
+    /// With `--regions`: the folder's region maps stacked, against this map.
+    var regions: RegionBench.Report?
     /// On a map with towns: forward geocoding of their names, whole, with a typo, qualified.
     var geocode: GeocodeBench.Report?
     /// The batch path (`gmap query MAP -`) over the first set.
@@ -119,6 +121,9 @@ struct BenchReport {
         }
         if let p = placemark {
             lines.append("placemark     one by one p50 \(Self.f(p.microsecondsP50)) µs, p99 \(Self.f(p.microsecondsP99)) µs, mean \(Self.f(p.microsecondsMean)) µs; \(p.layers) layers, nearest town included; \(p.points) \(sets.first?.name ?? "") points, \(p.withLocality) with a locality; one GMap.placemark call, roles found each time, p50 \(Self.f(p.onceMicrosecondsP50)) µs")
+        }
+        if let regions {
+            lines.append("regions       \(regions.maps) region maps and the world map against this map and the world map: placemark p50 \(Self.f(regions.placeStack)) µs against \(Self.f(regions.placeSingle)) µs (\(Self.f(regions.placeStack / max(regions.placeSingle, 1e-9)))×), where update p50 \(Self.f(regions.whereStack)) µs against \(Self.f(regions.whereSingle)) µs (\(Self.f(regions.whereStack / max(regions.whereSingle, 1e-9)))×), medians of \(regions.runs) runs over \(regions.points) fixes; \(regions.placeDifferences) placemarks and \(regions.roadDifferences) roads differ")
         }
         if let stack {
             lines.append("stacked       placemark one by one p50 \(Self.f(stack.p50)) µs, p99 \(Self.f(stack.p99)) µs, mean \(Self.f(stack.mean)) µs (this map alone p50 \(Self.f(stack.locationP50)) µs, the world map alone \(Self.f(stack.worldP50)) µs); this map and the shipped world map, \(stack.points) points in the streets' bounds, \(stack.withThoroughfare) with a thoroughfare, \(stack.withLocality) with a locality")
