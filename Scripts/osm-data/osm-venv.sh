@@ -7,9 +7,9 @@
 set -euo pipefail
 venv=${1:-.build/osm-venv}
 if "$venv/bin/python" -c "import osmium" 2>/dev/null; then
-  echo "$venv has pyosmium $("$venv/bin/python" -c 'import osmium; print(osmium.__version__)')"
+  echo "$venv has pyosmium $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("osmium"))')"
   exit 0
 fi
 python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check osmium==4.3.2
-echo "$venv has pyosmium $("$venv/bin/python" -c 'import osmium; print(osmium.__version__)')"
+echo "$venv has pyosmium $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("osmium"))')"
