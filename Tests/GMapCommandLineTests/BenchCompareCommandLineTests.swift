@@ -42,6 +42,32 @@ final class BenchCompareCommandLineTests: CommandLineTestCase {
         XCTAssertTrue(text.stdout.contains("ns/line"), text.stdout)
     }
 
+    /// `--only`: the calls alone, counted (what Benchmarks/instructions.sh runs under callgrind),
+    /// on the points of a file; the lookups found agree with gmap query's answers for them.
+    func testOnlyCallsOneOperationAndCountsWhatItFound() throws {
+        let (map, _) = try fixtureMaps()
+        let points = path("points.txt")
+        // Two passes over five points: found counts each point's answer twice.
+        try "0.5 0.5\n10 10\n-0.25 0.75\n45 170\n0.5 1.5\n".write(toFile: points, atomically: true, encoding: .utf8)
+        let answers = try run(["query", map, "-"], input: try String(contentsOfFile: points, encoding: .utf8))
+        let inside = answers.stdout.split(separator: "\n", omittingEmptySubsequences: false).prefix(5).filter { !$0.isEmpty }.count
+        XCTAssertGreaterThan(inside, 0, "some of the points lie in a fixture")
+        let result = try run(["bench", map, "--only", "lookup", "--calls", "10", "--points-file", points])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "lookup\t10 calls\t\(2 * inside) found\n")
+        let saved = path("saved.txt")
+        let withSets = try run(["bench", map, "--only", "lookup", "--calls", "0", "--points", "50", "--save-points", saved])
+        XCTAssertEqual(withSets.status, 0, withSets.stderr)
+        let text = try String(contentsOfFile: saved, encoding: .utf8)
+        for set in ["# uniform: 50 points", "# on land: 50 points", "# near border: 50 points"] { XCTAssertTrue(text.contains(set), text) }
+        let wrong = try run(["bench", map, "--only", "lookups"])
+        XCTAssertEqual(wrong.status, 2)
+        XCTAssertEqual(wrong.stderr, "gmap: --only 'lookups' must be one of lookup, placemark, stack-placemark, where, geocode\n")
+        let noRoads = try run(["bench", map, "--only", "where", "--calls", "1"])
+        XCTAssertNotEqual(noRoads.status, 0)
+        XCTAssertTrue(noRoads.stderr.contains("has nothing to call it on"), noRoads.stderr)
+    }
+
     func testAgainstTimesBothMapsAndGivesTheRatio() throws {
         let (format3, format21) = try fixtureMaps()
         let result = try run(["bench", format3, "--against", format21, "--points", "2000", "--runs", "3", "--json"])

@@ -112,6 +112,55 @@ final class WorldPlacemarkTests: XCTestCase {
         XCTAssertGreaterThan(atSea, count / 10)
     }
 
+    /// `map.placemark` keeps the layers' roles with the map's bytes after the first call: its
+    /// features are the map's own (equal to its lookups'), they outlive the map, and the map is still
+    /// unmapped once nothing refers to it (what it keeps must not keep it alive). Linux: the mappings
+    /// are counted in /proc/self/maps.
+    func testAFreshPlacemarkKeepsItsRolesWithoutKeepingTheMap() throws {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("placemark-roles-\(getpid()).gmap")
+        try? FileManager.default.removeItem(at: copy)
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Self.world), to: copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        func mappings() -> Int? {
+            guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
+            return maps.split(separator: "\n").filter { $0.hasSuffix(copy.path) }.count
+        }
+        var kept: [Feature] = []
+        do {
+            let map = try GMap(contentsOf: copy.path)
+            for (latitude, longitude) in [(48.8566, 2.3522), (36.14, -5.35), (-33.87, 151.21)] {
+                let place = map.placemark(latitude: latitude, longitude: longitude)
+                let country = try XCTUnwrap(place.features(in: "countries").first)
+                XCTAssertEqual(country, map.lookup(latitude: latitude, longitude: longitude), "the map's own feature")
+                XCTAssertEqual(place.features(in: "timezones"), map.layer(named: "timezones")?.lookupAll(latitude: latitude, longitude: longitude))
+                kept += place.answers.flatMap { $0.features }
+            }
+            if let count = mappings() { XCTAssertGreaterThanOrEqual(count, 1, "the map is mapped") }
+        }
+        // The features keep the bytes alive, and read them.
+        XCTAssertEqual(kept.first?.id, "FR")
+        XCTAssertTrue(kept.contains { $0.id == "Australia/Sydney" })
+        if let count = mappings() { XCTAssertGreaterThanOrEqual(count, 1, "the features keep the map") }
+        kept = []
+        if let count = mappings() { XCTAssertEqual(count, 0, "the map is unmapped once nothing refers to it") }
+    }
+
+    /// The roles are found once under a lock: placemarks from several threads at once, on a map
+    /// just opened, answer as one thread does (ThreadSanitizer checks the sharing in CI).
+    func testFreshPlacemarksFromManyThreadsAgree() throws {
+        let points: [(Double, Double)] = (0..<400).map { (step: Int) -> (Double, Double) in (Double(step % 160) - 80, Double(step * 37 % 360) - 180) }
+        let stack = MapStack([try GMap(contentsOf: Self.world)])
+        let expected = points.map { stack.placemark(latitude: $0.0, longitude: $0.1).comparableFields }
+        let map = try GMap(contentsOf: Self.world)
+        let differences = LockedCounter()
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for (index, point) in points.enumerated() where index % 8 == thread || thread == 0 {
+                if map.placemark(latitude: point.0, longitude: point.1).comparableFields != expected[index] { differences.add() }
+            }
+        }
+        XCTAssertEqual(differences.value, 0)
+    }
+
     /// The locality against brute force under its rule (``Placemark/fillLocality(from:)``): of the
     /// towns of the point's country (every town at sea) at most 1.25 times as far as the nearest,
     /// which lies within 50 km, or within their own reach, the most populous, then the nearer, then
@@ -191,4 +240,12 @@ final class WorldPlacemarkTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(share20, 0.25)
         XCTAssertGreaterThanOrEqual(share50, 0.48)
     }
+}
+
+/// A count shared by threads.
+private final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func add() { lock.withLock { count += 1 } }
 }

@@ -77,3 +77,39 @@ enum SystemCalls {
         #endif
     }
 }
+
+/// A mutual-exclusion lock (the C library's mutex), for what a map fills once and then shares
+/// between threads (``MapStorage/cached(_:)``). Where there is no C library (Embedded builds for
+/// bare metal) there is no lock: ``isAvailable`` is false and callers keep nothing shared.
+final class SystemLock: @unchecked Sendable {
+    #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
+    /// Whether this platform has a lock.
+    static let isAvailable = true
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    /// `body`'s result, run while holding the lock.
+    func withLock<Result>(_ body: () -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+    #else
+    /// Whether this platform has a lock.
+    static let isAvailable = false
+
+    /// `body`'s result: without a lock, only for callers that share nothing (see ``isAvailable``).
+    func withLock<Result>(_ body: () -> Result) -> Result { body() }
+    #endif
+}

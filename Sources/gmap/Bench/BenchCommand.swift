@@ -30,6 +30,9 @@ enum BenchCommand: Command {
         var cReaderFile: String?
         /// `--regions`: the region maps (a folder's, or files) stacked and timed against the map.
         var regions: [MapLocation]?
+        /// `--only`: one operation called `calls` times and nothing measured (``CallLoop``).
+        var only: CallLoop.Operation?
+        var calls = 1_000
     }
 
     static let name = "bench"
@@ -37,7 +40,7 @@ enum BenchCommand: Command {
     /// Its options, which the text of its help describes.
     static let options: [CommandOption] = [
         Option.points, Option.runs, Option.seed, Option.near, .json, Option.savePoints, Option.pointsFile, Option.answers,
-        Option.against, Option.cReader, Option.osm, Option.walks, Option.regions,
+        Option.against, Option.cReader, Option.osm, Option.walks, Option.regions, Option.only, Option.calls,
     ]
 
     /// The options bench takes (and `--json`).
@@ -66,6 +69,10 @@ enum BenchCommand: Command {
         static let walks = CommandOption.value("--walks", "W", rule: positive)
         /// `--regions DIR`: region maps stacked, timed against the map alone.
         static let regions = CommandOption.value("--regions", "DIR")
+        /// `--only OPERATION`: that operation alone, called `--calls` times, for callgrind.
+        static let only = CommandOption.value("--only", "OPERATION")
+        /// `--calls N`: how many times `--only` calls its operation.
+        static let calls = CommandOption.value("--calls", "N", rule: ValueRule.wholeNumber(0...Int.max, .afterValue("must be a whole number")))
 
         /// A whole number above 0.
         private static let positive = ValueRule.wholeNumber(1...Int.max, .afterValue("must be a positive whole number"))
@@ -73,6 +80,7 @@ enum BenchCommand: Command {
 
     static func run(_ list: ArgumentList) throws -> Int32 {
         var settings = try parse(list)
+        if let operation = settings.only { return try callOnly(operation, settings) }
         var build: BuildBench.Report?
         if let osm = settings.osmFile {
             let built = try BuildBench.measure(osm: osm, runs: min(settings.runs, 5))
@@ -138,12 +146,58 @@ enum BenchCommand: Command {
             settings.cReaderFile = reader
         }
         settings.json = list.has(.json)
+        if let text = list.value(Option.only) {
+            guard let operation = CallLoop.Operation(rawValue: text) else {
+                throw CommandFailure(message: "--only '\(text)' must be one of \(CallLoop.Operation.names)")
+            }
+            settings.only = operation
+        }
+        settings.calls = try list.integer(Option.calls) ?? settings.calls
         // Checked before anything is measured, as build, export and render check theirs: an output
         // that is an input (the map, the points file, the PBF file) or not a regular file is refused.
         let inputs = [settings.path, settings.pointsFile, settings.osmFile].compactMap { $0 }.filter { !$0.isEmpty }
         settings.answersFile = try settings.answersFile.map { try OutputFile.prepare($0, inputs: inputs) }
         settings.savePointsFile = try settings.savePointsFile.map { try OutputFile.prepare($0, inputs: inputs) }
         return settings
+    }
+
+    /// `--only`: the points (the file's, or `--points` uniform ones of the seed; every set with
+    /// `--save-points`, which writes them), then the calls at the first set's points; prints
+    /// how many calls found something, so that the loop is not optimised away and a wrong map shows.
+    static func callOnly(_ operation: CallLoop.Operation, _ settings: Settings) throws -> Int32 {
+        let map = try settings.location.open()
+        // With --save-points, every set is made (and saved); else the file's points, or the uniform set alone.
+        var random = SplitMix64(state: settings.seed)
+        let points = settings.savePointsFile != nil ? try pointSets(settings, map: map)[0].points
+            : try settings.pointsFile.map { try BenchPoints.read(file: $0) } ?? BenchPoints.uniform(count: settings.pointCount, random: &random)
+        guard let found = CallLoop.run(operation, map: map, points: points, calls: settings.calls, seed: settings.seed) else {
+            throw CommandFailure(message: "--only \(operation.rawValue): \(settings.path) has nothing to call it on (no points, no roads or no names)")
+        }
+        StandardOutput.shared.write("\(operation.rawValue)\t\(settings.calls) calls\t\(found) found\n")
+        return ExitCode.success
+    }
+
+    /// The point sets of the bench (the file's points, or uniform, on land and near border), written
+    /// to `--save-points` when asked.
+    static func pointSets(_ settings: Settings, map: GMap) throws -> [(name: String, points: [BenchPoint])] {
+        var random = SplitMix64(state: settings.seed)
+        var sets: [(name: String, points: [BenchPoint])] = []
+        if let file = settings.pointsFile {
+            let points = try BenchPoints.read(file: file)
+            guard !points.isEmpty else { throw CommandFailure(message: "\(file) holds no points") }
+            sets.append(("file", points))
+        } else {
+            let uniform = BenchPoints.uniform(count: settings.pointCount, random: &random)
+            sets.append(("uniform", uniform))
+            sets.append(("on land", BenchPoints.onLand(uniform, in: map, count: settings.pointCount)))
+            let distinct = BenchPoints.nearBoundary(of: map, count: min(settings.pointCount, 200_000),
+                                                    within: settings.nearMetres, random: &random)
+            sets.append(("near border", BenchPoints.repeated(distinct, to: settings.pointCount)))
+        }
+        if let file = settings.savePointsFile {
+            try OutputFile.write(to: file) { write in try SavedPoints.write(sets, write) }
+        }
+        return sets
     }
 
     /// Runs every measurement.
@@ -168,23 +222,7 @@ enum BenchCommand: Command {
         report.location = LocationBench.measure(map: map, fresh: try? settings.location.open(), walks: settings.walks,
                                                 runs: settings.runs, seed: settings.seed)
 
-        var random = SplitMix64(state: settings.seed)
-        var sets: [(name: String, points: [BenchPoint])] = []
-        if let file = settings.pointsFile {
-            let points = try BenchPoints.read(file: file)
-            guard !points.isEmpty else { throw CommandFailure(message: "\(file) holds no points") }
-            sets.append(("file", points))
-        } else {
-            let uniform = BenchPoints.uniform(count: settings.pointCount, random: &random)
-            sets.append(("uniform", uniform))
-            sets.append(("on land", BenchPoints.onLand(uniform, in: map, count: settings.pointCount)))
-            let distinct = BenchPoints.nearBoundary(of: map, count: min(settings.pointCount, 200_000),
-                                                    within: settings.nearMetres, random: &random)
-            sets.append(("near border", BenchPoints.repeated(distinct, to: settings.pointCount)))
-        }
-        if let file = settings.savePointsFile {
-            try OutputFile.write(to: file) { write in try SavedPoints.write(sets, write) }
-        }
+        let sets = try pointSets(settings, map: map)
         // One pass over the first set: settings.pointCount lookups (or the file's points) have run.
         report.lookupsBeforeMemory = sets[0].points.count
         report.answers = sets[0].points.map { map.lookup(latitude: $0.latitude, longitude: $0.longitude)?.id ?? "" }
@@ -228,7 +266,7 @@ enum BenchCommand: Command {
     /// A map of several layers: whole placemarks (every layer, the nearest town included) timed
     /// point by point (clock cost subtracted), after one untimed pass: through a ``MapStack`` of the
     /// one map, which finds the layers' roles once (what `gmap place -` does), and through
-    /// `map.placemark`, which finds them on every call.
+    /// `map.placemark`, which keeps them with the map after its first call.
     static func measurePlacemarks(points: [BenchPoint], map: GMap) -> BenchReport.Placemarks {
         var filled = 0
         let stack = MapStack([map])
@@ -302,6 +340,7 @@ extension BenchCommand {
     gmap bench [MAP] --points-file FILE [--answers OUT] [--runs R] [--json]
     gmap bench [MAP] [--against OTHER.gmap] [--c-reader GMAP_REF] [--points N] [--runs R] [--json]
     gmap bench --osm FILE.osm.pbf [--walks W] [--runs R] [--points N] [--json]
+    gmap bench [MAP] --only OPERATION [--calls N] [--points-file FILE | --points N [--save-points FILE]]
 
     Measures the map in this process, from repeated runs:
       open       median and p99 of at least 21 opens (each maps the file and checks its header)
@@ -339,7 +378,7 @@ extension BenchCommand {
                  nearest town included), timed one by one on the first 20,000 points of the
                  first set (p50, p99, mean in µs, clock cost subtracted), through a MapStack of
                  the map, which finds the layers' roles once (as gmap place - does), and the p50
-                 of one GMap.placemark call, which finds them on every call
+                 of GMap.placemark, which keeps them with the map after its first call
       where      on a location map (gmap build --osm): the time of each LocationContext update
                  over W walks (default 200) of 60 fixes along the map's own streets (a random
                  point of a random road segment, straight on at 1.4 m/s, one fix a second,
@@ -389,6 +428,16 @@ extension BenchCommand {
     several layers placemark{points, with_locality, layers, us_p50, us_p99, us_mean, once_us_p50}; on a location
     map stack{points, with_thoroughfare, with_locality, us_p50, us_p99, us_mean, map_us_p50,
     world_us_p50}).
+
+    With --only, measures nothing: calls one OPERATION N times (default 1,000) and prints
+    "OPERATION<tab>N calls<tab>F found", for counting instructions under callgrind
+    (Benchmarks/instructions.sh runs it with two values of N on the same inputs; with
+    --save-points it makes and saves every point set first). OPERATION is lookup (map.lookup at
+    the points of FILE, or of the uniform set of --points N and seed S, in turn), placemark
+    (a fresh GMap.placemark at them), stack-placemark (a placemark refilled through a MapStack of
+    the map, as gmap place - does), where (LocationContext.update along 100 walks of a location
+    map's streets) or geocode (GMap.geocode, limit 1, of 1,000 of a location map's addresses as
+    "street number", else of its town names).
 
     --save-points FILE writes the point sets used, as "lat,lon" lines under a "# name: N points"
     line per set, so other tools can be timed on the very same points.

@@ -47,7 +47,12 @@ struct DirectoryWalker {
     /// form of the top-level directory (``TopDirectory``): a UInt32 load, or (packed) its 2-bit kind,
     /// its rank from the block's sample and one bit field. Nil when the tile is outside the grid or
     /// its entry cannot be read inside `GRID`.
-    @inlinable static func topEntry(column: Int64, row: Int64, in storage: MapStorage) -> UInt32? {
+    @inlinable
+    // Forced inline for the fewest instructions; not in an Embedded build, where the stack counts.
+    #if !hasFeature(Embedded)
+    @inline(__always)
+    #endif
+    static func topEntry(column: Int64, row: Int64, in storage: MapStorage) -> UInt32? {
         let layout = storage.layout, grid = layout.grid, top = layout.topDirectory
         guard column >= 0, row >= 0, column < grid.columns, row < grid.rows else { return nil }
         // Below columns × rows, which open checked against GRID's length: no overflow, no trap on 32-bit.
@@ -114,16 +119,44 @@ struct DirectoryWalker {
     // MARK: Locating a point
 
     /// The leaf tile holding `point`, or nil when the point lies outside the grid or the directory is corrupt.
-    @inlinable static func locate(_ point: GridPoint, in storage: MapStorage) -> LocatedTile? {
+    @inlinable
+    // In an Embedded build a call of its own, whose frame is gone when the record is read (the
+    // lookup's deepest frame stays small); elsewhere inlined for the fewest instructions.
+    #if hasFeature(Embedded)
+    @inline(never)
+    #else
+    @inline(__always)
+    #endif
+    static func locate(_ point: GridPoint, in storage: MapStorage) -> LocatedTile? {
+        guard let top = topTile(holding: point, in: storage) else { return nil }
+        return leaf(below: top, holding: point, in: storage)
+    }
+
+    /// The top-level tile holding `point` and its entry (normalised as in ``LocatedTile``), or nil
+    /// when the point lies outside the grid or the entry cannot be read. A lookup whose tile is empty
+    /// or wholly one feature's is answered from this alone, without the tile's bounds.
+    @inlinable
+    #if !hasFeature(Embedded)
+    @inline(__always)
+    #endif
+    static func topTile(holding point: GridPoint, in storage: MapStorage) -> (column: Int64, row: Int64, entry: UInt32)? {
         let grid = storage.layout.grid
         let dx = point.x - grid.originX, dy = point.y - grid.originY
         guard dx >= 0, dy >= 0 else { return nil }
         let column = dx / grid.tileWidth, row = dy / grid.tileHeight
-        guard column < grid.columns, row < grid.rows else { return nil }
-        let west = grid.originX + column * grid.tileWidth
-        let south = grid.originY + row * grid.tileHeight
+        guard column < grid.columns, row < grid.rows, let entry = topEntry(column: column, row: row, in: storage) else { return nil }
+        return (column, row, entry)
+    }
+
+    /// The leaf tile holding `point` below the top-level tile `top` (``topTile(holding:in:)``'s), or
+    /// nil when the directory is corrupt.
+    @inlinable
+    static func leaf(below top: (column: Int64, row: Int64, entry: UInt32), holding point: GridPoint, in storage: MapStorage) -> LocatedTile? {
+        let grid = storage.layout.grid
+        let west = grid.originX + top.column * grid.tileWidth
+        let south = grid.originY + top.row * grid.tileHeight
         var bounds = TileBounds(west: west, south: south, east: west + grid.tileWidth, north: south + grid.tileHeight)
-        guard var entry = topEntry(column: column, row: row, in: storage) else { return nil }
+        var entry = top.entry
         var depth = 0
         let factor = grid.splitFactor
         while TileEntry.kind(of: entry) == TileEntry.splitKind {
@@ -164,7 +197,8 @@ struct DirectoryWalker {
         let second = box.hasSecondRange ? columns(west: box.west1, east: box.east1) : nil
         // Columns in ascending order within a row, as the whole-row walk visits them.
         let ordered = if let first, let second, second.lowerBound < first.lowerBound { (second, first) } else { (first, second) }
-        walk(rows: rows(south: box.south, north: box.north), columns: ordered, meeting: box.meets, problem: problem, body)
+        // A closure, not the method `box.meets`: the method as a value needs a context on the heap.
+        walk(rows: rows(south: box.south, north: box.north), columns: ordered, meeting: { box.meets($0) }, problem: problem, body)
     }
 
     /// The top-level rows that can meet the latitudes `south`…`north` (units), one row of margin

@@ -47,6 +47,13 @@ extension GMap {
     public var layers: [GMap] {
         (0..<layout.layerNames.count).compactMap { layer(at: $0) }
     }
+
+    /// Every layer of the file as ``layers`` gives them, but reading the bytes through views that do
+    /// not keep them alive (``MapStorage/view(_:)``): for what the map keeps in its own storage.
+    var unretainedLayers: [GMap] {
+        let root = rootStorage
+        return [GMap(storage: root.view(root.layout))] + root.layout.otherLayers.map { GMap(storage: root.view($0)) }
+    }
 }
 
 extension Feature {

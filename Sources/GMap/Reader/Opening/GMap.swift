@@ -27,7 +27,8 @@ public struct GMap: Sendable {
     // metal an app learns at compile time that it opens maps from memory (`init(unsafeBuffer:)`),
     // not from an error at run time. This condition, `MapStorage.mapping(path:)`'s and CGMap's
     // `gmap_open_path` (which answers GMAP_ERROR_UNAVAILABLE there) are the only platform
-    // conditions outside the targets' SystemCalls files.
+    // conditions outside the targets' SystemCalls files. (`hasFeature(Embedded)` in
+    // `visitFeatures` and `DirectoryWalker` chooses how the lookup is compiled, not what it can do.)
     #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
     /// Opens a map file by memory-mapping it read-only.
     ///
@@ -139,9 +140,27 @@ public struct GMap: Sendable {
     /// `point` is already quantized and normalised (see ``Quantizer/queryPoint(latitude:longitude:)``).
     @inlinable public func visitFeatures(containing point: GridPoint, _ body: (Int) -> Bool) {
         // A layer of lines or points (format 3.1) contains no point; this reader does not read it.
-        guard storage.layout.kind == .polygons,
-              let tile = DirectoryWalker.locate(point, in: storage) else { return }
+        guard storage.layout.kind == .polygons else { return }
+        #if hasFeature(Embedded)
+        // On a device the stack a lookup needs counts more than a few instructions: the tile is found
+        // first, in calls the compiler is free to keep, then read.
+        guard let tile = DirectoryWalker.locate(point, in: storage) else { return }
         evaluate(tile: tile, point: point, body)
+        #else
+        guard let top = DirectoryWalker.topTile(holding: point, in: storage) else { return }
+        // Most of a world's points lie in a top-level tile that is empty or wholly one feature's:
+        // answered from its entry, without its bounds.
+        switch TileEntry.kind(of: top.entry) {
+        case TileEntry.emptyKind:
+            return
+        case TileEntry.coveredKind:
+            let index = Int(TileEntry.payload(of: top.entry))
+            if index < storage.layout.features.count { _ = body(index) }
+        default:
+            guard let tile = DirectoryWalker.leaf(below: top, holding: point, in: storage) else { return }
+            evaluate(tile: tile, point: point, body)
+        }
+        #endif
     }
 
     /// Tests one tile's features against the point.

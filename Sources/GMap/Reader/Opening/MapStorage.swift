@@ -16,6 +16,12 @@ final class MapStorage: @unchecked Sendable {
     let ownership: Ownership
     /// For a layer after the first: the storage that owns the bytes, kept alive by this one.
     let owner: MapStorage?
+    /// What a layer above the reader finds once per map and keeps (a placemark's layer roles), read
+    /// and written only under ``cacheLock``. Whatever it holds must not keep this storage alive
+    /// (it would never be freed): it reads the bytes through ``view(_:)``s.
+    private var cache: AnyObject?
+    /// The one lock of every map's ``cache``: taken for a pointer's read or write, so it is never held long.
+    private static let cacheLock = SystemLock()
 
     private init(base: UnsafeRawPointer, count: Int, layout: MapLayout, ownership: Ownership, owner: MapStorage? = nil) {
         self.base = base
@@ -28,6 +34,27 @@ final class MapStorage: @unchecked Sendable {
     /// The same bytes read through another layer's layout; the new storage keeps this one alive.
     func layer(_ layout: MapLayout) -> MapStorage {
         MapStorage(base: base, count: count, layout: layout, ownership: .borrowed, owner: owner ?? self)
+    }
+
+    /// The same bytes read through `layout` without keeping this storage alive: for what this
+    /// storage itself keeps (``cache``), which must not own it back. Nothing made from a view may
+    /// outlive this storage.
+    func view(_ layout: MapLayout) -> MapStorage {
+        MapStorage(base: base, count: count, layout: layout, ownership: .borrowed, owner: nil)
+    }
+
+    /// The object kept in this storage's cache, made by `make` on the first call (or again if
+    /// another thread's was not of type `Kept`); nil where there is no lock (``SystemLock/isAvailable``).
+    /// `make` runs outside the lock: two threads may both make one, and the first stored is kept.
+    func cached<Kept: AnyObject>(_ make: () -> Kept) -> Kept? {
+        guard SystemLock.isAvailable else { return nil }
+        if let kept = Self.cacheLock.withLock({ cache }) as? Kept { return kept }
+        let made = make()
+        return Self.cacheLock.withLock {
+            if let kept = cache as? Kept { return kept }
+            cache = made
+            return made
+        }
     }
 
     /// Reads the layout of the bytes and takes charge of them; on failure releases them as `ownership` says.
