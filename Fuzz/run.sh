@@ -50,7 +50,7 @@ mkdir -p "$BIN/logs" "$BIN/fuzz-gmap" "$BIN/plain-gmap"
 rm -rf "$BIN/src"
 mkdir -p "$BIN/src"
 cp -R "$ROOT/Sources/GMapChecksum" "$ROOT/Sources/GMap" "$ROOT/Sources/GMapCodecs" "$ROOT/Sources/GMapBuilder" "$BIN/src/"
-cp "$ROOT/Sources/gmap/CoordinateParser.swift" "$BIN/src/"
+cp "$ROOT/Sources/gmap/IO/CoordinateParser.swift" "$BIN/src/"
 CHECKSUM_SOURCES=$(find "$BIN/src/GMapChecksum" -name '*.swift' | sort)
 GMAP_SOURCES=$(find "$BIN/src/GMap" -name '*.swift' | sort)
 CODECS_SOURCES=$(find "$BIN/src/GMapCodecs" -name '*.swift' | sort)

@@ -1,7 +1,7 @@
 // libFuzzer target: arbitrary bytes as the CLI's coordinate arguments and batch lines.
 //
-// Compiled together with Sources/gmap/CoordinateParser.swift only. `CommandFailure` lives in
-// Sources/gmap/CommandRunner.swift, which needs the whole command-line tool, so the shim below
+// Compiled together with Sources/gmap/IO/CoordinateParser.swift only. `CommandFailure` lives in
+// Sources/gmap/CommandLine/CommandRunner.swift, which needs the whole command-line tool, so the shim below
 // stands in for it with the same shape.
 //
 // Input: the bytes, decoded as UTF-8 (invalid sequences repaired), are one batch line for
@@ -9,7 +9,7 @@
 // latitude and longitude arguments for `CoordinateParser.coordinate`. A success must be finite,
 // in range, and survive printing and parsing again; a failure must carry a message.
 
-/// Stand-in for the CLI's `CommandFailure` (Sources/gmap/CommandRunner.swift).
+/// Stand-in for the CLI's `CommandFailure` (Sources/gmap/CommandLine/CommandRunner.swift).
 struct CommandFailure: Error {
     var message: String
     var code: Int32 = 2

@@ -14,10 +14,18 @@ them, and a message names the document and line ("Docs/CLI.md:120"). What is che
       (indented or not) matches any number of whole lines: the README's "omitted here";
     - under `<!-- check: timings -->` on the line before the block, a number followed by a unit
       of time (s, ms, µs, ns) matches any number: build and export times;
-    - under `<!-- check: shape -->`, every number matches any number (the shape of the output is
-      compared, not its values): benchmarks;
+    - under `<!-- check: shape -->` (benchmarks), what is measured matches any number: a number
+      followed by a unit of time (s, ms, µs, ns, also ns/lookup), a rate (M lookups/s, M/s), a
+      ratio (1.4×, "ratio 1.04") or memory in KiB, MiB or GiB (resident pages, RSS: the kernel
+      decides). Every other number must be as shown: sizes in bytes, feature and point counts,
+      runs, how many were found;
     - under `<!-- check: skip (REASON) -->`, the block's examples are not run and are counted as
-      skipped for REASON.
+      skipped for REASON;
+    - under `<!-- check: needs-data (REASON) -->`, the block needs files that a clone does not hold
+      (the datasets of ../shared/data): it runs as any other block, except with --fresh-clone,
+      where its examples are skipped for "needs the datasets: REASON".
+  A block may have several markers, one per line, directly above it (needs-data with timings
+  or shape).
 - Examples whose command is `gmap build … -o MAP` run first, in document order, so that examples
   anywhere can use its map; their output is compared where they stand.
 - Examples that run `Examples/swift/.build/release/NAME` are skipped unless --examples gives the
@@ -26,6 +34,9 @@ them, and a message names the document and line ("Docs/CLI.md:120"). What is che
 - Every ```swift block must be preceded by `<!-- check: file PATH -->` and equal the file PATH
   (relative to the repository), and every Examples/swift/Sources/*/main.swift must be shown in
   some document. --update-swift copies the files into their blocks instead of checking.
+- With --fresh-clone (Scripts/check-docs.sh --fresh-clone), WORKDIR is the root of a copy of the
+  repository as a clone has it, with nothing beside it (no ../shared), and --documents names
+  README.md alone: its examples run there, as a reader of the README runs them.
 - Every link to a heading, `[text](#anchor)` or `[text](Other.md#anchor)` between the documents,
   must name a heading that exists (GitHub's anchors: lower case, punctuation dropped, spaces as
   hyphens), and every relative link to a file must name a file of the repository.
@@ -40,20 +51,29 @@ import sys
 import time
 
 EXAMPLES_PREFIX = "Examples/swift/.build/release/"
-MARKER = re.compile(r"^<!--\s*check:\s*(?P<kind>[a-z]+)\s*(?P<rest>.*?)\s*-->\s*$")
+MARKER = re.compile(r"^<!--\s*check:\s*(?P<kind>[a-z-]+)\s*(?P<rest>.*?)\s*-->\s*$")
 NUMBER = r"\d+(?:\.\d+)?"
 TIMED_NUMBER = re.compile(r"(\d+(?:\.\d+)?)(\s?(?:s|ms|µs|ns))(?![A-Za-z])")
-ANY_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# What a benchmark measures (the number alone is matched; the unit around it must be as shown):
+# a time, a rate, a ratio, or memory as the kernel gives it. Any other number is compared exactly.
+_WHOLE = r"(?<![\d.])\d+(?:\.\d+)?(?!\.?\d)"
+MEASURED_NUMBER = re.compile(
+    _WHOLE + r"(?=\s?(?:s|ms|µs|ns)(?![A-Za-z]))"                        # 0.55 s, 16.2 µs, 19.0 ns/lookup
+    + r"|" + _WHOLE + r"(?=\s?(?:[kKMG]\s?)?(?:[A-Za-z]+)?/s(?![A-Za-z]))"  # 52.5 M lookups/s, 51.7 M/s
+    + r"|" + _WHOLE + r"(?=×)"                                           # 1.4×
+    + r"|(?<=ratio )" + _WHOLE                                           # ratio 1.04
+    + r"|" + _WHOLE + r"(?=\s?(?:KiB|MiB|GiB)(?![A-Za-z]))")              # 388 KiB resident, RSS
 
 
 class Example:
-    def __init__(self, line, command, expected, mode, skip):
+    def __init__(self, line, command, expected, mode, skip, needs_data=None):
         self.document = ""          # the document, relative to the repository
         self.line = line            # the "$ " line's number in the document
         self.command = command      # the command as bash runs it
         self.expected = expected    # list of expected lines
         self.mode = mode            # "exact", "timings" or "shape"
         self.skip = skip            # None, or the reason the block is not run
+        self.needs_data = needs_data  # None, or what the block needs that a clone does not hold
         self.output = None          # the output, once run
         self.status = None          # the exit status, once run
         self.seconds = 0.0
@@ -89,17 +109,19 @@ def parse(readme_lines):
             index += 1
             continue
         language = fence.group(1)
-        # The marker: the last non-blank line before the fence.
-        marker = None
+        # The markers: the marker lines right above the fence (after any blank lines).
+        markers = []
         previous = index - 1
         while previous >= 0 and readme_lines[previous].strip() == "":
             previous -= 1
-        if previous >= 0:
+        while previous >= 0 and readme_lines[previous].lstrip().startswith("<!-- check"):
             found = MARKER.match(readme_lines[previous].strip())
             if found:
-                marker = (found.group("kind"), found.group("rest"), previous + 1)
-            elif readme_lines[previous].lstrip().startswith("<!-- check"):
+                markers.insert(0, (found.group("kind"), found.group("rest"), previous + 1))
+            else:
                 problems.append((previous + 1, f"cannot read the marker {readme_lines[previous].strip()!r}"))
+            previous -= 1
+        marker = markers[-1] if markers else None
         end = index + 1
         while end < len(readme_lines) and not readme_lines[end].startswith("```"):
             end += 1
@@ -109,18 +131,23 @@ def parse(readme_lines):
             path = marker[1] if marker and marker[0] == "file" else None
             swift_blocks.append((index + 1, path, body))
         elif language != "c":
-            mode, skip = "exact", None
-            if marker:
-                kind, rest, marker_line = marker
+            mode, skip, needs_data = "exact", None, None
+            for kind, rest, marker_line in markers:
                 if kind in ("timings", "shape"):
+                    if mode != "exact":
+                        problems.append((marker_line, f"a block is compared one way: {mode} or {kind}, not both"))
                     mode = kind
-                elif kind == "skip":
+                elif kind in ("skip", "needs-data"):
                     reason = re.match(r"^\((.+)\)$", rest)
                     if not reason:
-                        problems.append((marker_line, "a skip marker needs a reason: <!-- check: skip (why) -->"))
-                    skip = reason.group(1) if reason else "no reason given"
+                        problems.append((marker_line, f"a {kind} marker needs a reason: <!-- check: {kind} (why) -->"))
+                    text = reason.group(1) if reason else "no reason given"
+                    if kind == "skip":
+                        skip = text
+                    else:
+                        needs_data = text
                 else:
-                    problems.append((marker_line, f"unknown marker kind {kind!r} (timings, shape, skip, file)"))
+                    problems.append((marker_line, f"unknown marker kind {kind!r} (timings, shape, skip, needs-data, file)"))
             position = 0
             current = None
             while position < len(body):
@@ -131,7 +158,7 @@ def parse(readme_lines):
                     while command.rstrip().endswith("\\") and position + 1 < len(body):
                         position += 1
                         command = command.rstrip()[:-1].rstrip() + " " + body[position].strip()
-                    current = Example(number, strip_comment(command), [], mode, skip)
+                    current = Example(number, strip_comment(command), [], mode, skip, needs_data)
                     examples.append(current)
                 elif current is not None:
                     current.expected.append(text)
@@ -155,7 +182,7 @@ def pattern_for(expected, mode):
                 pieces.append(r"[^\n]*?")
             if mode == "shape":
                 last = 0
-                for found in ANY_NUMBER.finditer(chunk):
+                for found in MEASURED_NUMBER.finditer(chunk):
                     pieces.append(re.escape(chunk[last:found.start()]) + NUMBER)
                     last = found.end()
                 pieces.append(re.escape(chunk[last:]))
@@ -196,8 +223,10 @@ def is_build(example):
     return re.match(r"^gmap build\b.*\s-o\s+\S+\.gmap\b", example.command) is not None
 
 
-def documents(repo):
-    """README.md, then Docs/*.md in name order, as paths relative to the repository."""
+def documents(repo, only=None):
+    """README.md, then Docs/*.md in name order, as paths relative to the repository (or those of only)."""
+    if only:
+        return list(only)
     names = ["README.md"]
     docs = os.path.join(repo, "Docs")
     if os.path.isdir(docs):
@@ -296,10 +325,13 @@ def main():
     parser.add_argument("--examples", help="the directory of the built Examples/swift executables")
     parser.add_argument("--skip-all", help="skip every example for this reason (the Swift blocks are still compared)")
     parser.add_argument("--update-swift", action="store_true", help="copy the Examples/swift files into their blocks")
+    parser.add_argument("--documents", nargs="+", help="only these documents (relative to the repository)")
+    parser.add_argument("--fresh-clone", action="store_true",
+                        help="WORKDIR is a clone's root with no ../shared: skip the blocks marked needs-data, saying why")
     arguments = parser.parse_args()
 
     texts, examples, swift_blocks, problems = {}, [], [], []
-    for name in documents(arguments.repo):
+    for name in documents(arguments.repo, arguments.documents):
         with open(os.path.join(arguments.repo, name), encoding="utf-8") as file:
             texts[name] = file.read().split("\n")
         found, blocks, troubles = parse(texts[name])
@@ -365,7 +397,7 @@ def main():
                 print("     " + diff_line)
             failed += 1
     sources = os.path.join(arguments.repo, "Examples", "swift", "Sources")
-    if os.path.isdir(sources):
+    if os.path.isdir(sources) and not arguments.documents:
         for target in sorted(os.listdir(sources)):
             path = os.path.normpath(os.path.join("Examples", "swift", "Sources", target, "main.swift"))
             if os.path.exists(os.path.join(arguments.repo, path)) and path not in shown:
@@ -386,6 +418,11 @@ def main():
     else:
         environment = dict(os.environ)
         environment.pop("GMAP_MAP", None)
+        if arguments.fresh_clone:
+            environment.pop("GMAP_SHARED_DATA", None)
+            for example in examples:
+                if example.skip is None and example.needs_data is not None:
+                    example.skip = f"needs the datasets: {example.needs_data}"
         environment["PATH"] = arguments.bin + os.pathsep + environment.get("PATH", "")
         def runnable(example):
             return example.skip is None and (arguments.examples or not example.command.startswith(EXAMPLES_PREFIX))
@@ -409,7 +446,7 @@ def main():
                 print(f"ok   {where} {example.command}{timing}")
             else:
                 failed += 1
-                note = {"exact": "", "timings": " (times compared by shape)", "shape": " (numbers compared by shape)"}[example.mode]
+                note = {"exact": "", "timings": " (times compared by shape)", "shape": " (measured numbers compared by shape; sizes and counts exactly)"}[example.mode]
                 print(f"FAIL {where} {example.command}  (exit status {example.status}){note}")
                 for diff_line in difflib.unified_diff(example.expected, output_lines(example.output),
                                                       f"{where} (shown)", "actual output", lineterm=""):

@@ -31,14 +31,22 @@ public struct BuildOptions: Sendable, Equatable {
     /// The major format version to write: 3 (the default) or 2 (with ``writesLayerIndexes``
     /// deciding between 2.1 and 2.0), for readers that predate format 3.
     public var formatMajorVersion: UInt16 = FormatLayout.majorVersion
+    /// Format 3: the newest minor version the map may need (`gmap build --format 3.N`), for readers
+    /// of 3.0 to 3.N. The builder uses no encoding defined later, and refuses a map that needs one.
+    public var newestMinorVersion = FormatMinorVersion.newest
     /// Format 3: whether layers of polygons are written as banded polygons (3.5, Spec/FORMAT.md
-    /// 8.5.1), each run with a band byte that lets a lookup skip it; false writes them as 3.0 to
-    /// 3.4 readers read them (`gmap build --format 3.4`).
-    public var writesRunBands: Bool = true
-    /// Format 3: whether a layer of compact points whose features have other names is written as
-    /// named compact points (3.6, Spec/FORMAT.md 5.13); false (`gmap build --format 3.4`) refuses
-    /// such a layer rather than lose its other names.
-    public var writesLexicons: Bool = true
+    /// 8.5.1), each run with a band byte that lets a lookup skip it; setting false asks for 3.4.
+    public var writesRunBands: Bool {
+        get { newestMinorVersion >= LayerEncoding.bandedPolygons.minorVersion }
+        set { newestMinorVersion = newValue ? .newest : min(newestMinorVersion, .compactPoints) }
+    }
+    /// Format 3: whether a layer of compact points whose features have other names may be written as
+    /// named compact points (3.6, Spec/FORMAT.md 5.13); setting false asks for 3.5, which refuses such
+    /// a layer rather than lose its other names.
+    public var writesLexicons: Bool {
+        get { newestMinorVersion >= LayerEncoding.namedCompactPoints.minorVersion }
+        set { newestMinorVersion = newValue ? .newest : min(newestMinorVersion, .runBands) }
+    }
     /// The tiling options format 2 was tuned for (48 edges, 4 × 4 splits, 6 levels): what
     /// `gmap build --format 2.1` uses unless told otherwise.
     public static let formatTwoTiling = (maximumEdgesPerTile: 48, splitFactor: 4, maximumDepth: 6)

@@ -43,13 +43,14 @@ public struct BuildReport: Sendable {
     public var overlappingParts: [(id: String, overlapping: Int, polygons: Int)] = []
     /// Whether some record repeats a feature in consecutive slots (parity groups): the file is then 3.2.
     public var repeatsSlots = false
-    /// Whether the layer is of banded polygons (each run with a band byte, Spec/FORMAT.md 8.5.1): the file is then 3.5.
-    public var runBands = false
-    /// Whether the layer is of compact points (a point table, Spec/FORMAT.md 5.12): the file is then 3.4.
-    public var compactPoints = false
-    /// Whether the layer is of named compact points (a lexicon of its features' every name,
-    /// Spec/FORMAT.md 5.13): the file is then 3.6.
-    public var lexicon = false
+    /// How the layer is written (`GRID` byte 26); its ``LayerEncoding/minorVersion`` is the least the file can be.
+    public var encoding = LayerEncoding.polygons
+    /// Whether the layer is of banded polygons (each run with a band byte, Spec/FORMAT.md 8.5.1).
+    public var runBands: Bool { encoding == .bandedPolygons }
+    /// Whether the layer is of compact points (a point table, Spec/FORMAT.md 5.12), named or not.
+    public var compactPoints: Bool { encoding == .compactPoints || encoding == .namedCompactPoints }
+    /// Whether the layer is of named compact points (a lexicon of its features' every name, Spec/FORMAT.md 5.13).
+    public var lexicon: Bool { encoding == .namedCompactPoints }
     /// A layer of named compact points: how many other names its features have, in all.
     public var otherNameCount = 0
     /// A layer of compact points: every coordinate is a multiple of this many units (the greatest
@@ -177,6 +178,7 @@ public struct MapBuilder {
         var sections: [(tag: UInt32, bytes: [UInt8])] = []
         let counts: TileCounts
         var tileBytes: TileBytes?
+        let encoding: LayerEncoding = options.formatMajorVersion >= 3 && options.writesRunBands ? .bandedPolygons : .polygons
         if options.formatMajorVersion >= 3 {
             var encoder = SharedTileEncoder(polygons: polygons, distinct: DistinctEdges(polygons), options: options, featureOfKey: featureOfKey)
             directory = try encodeDirectory(with: &encoder, index: index, key: key)
@@ -184,8 +186,7 @@ public struct MapBuilder {
             grid.maximumDepth = Int64(counts.deepestSplit)
             grid.subdirectoryCount = Int64(encoder.nodeCount)
             grid.topForm = TopDirectoryWriter.form(for: options.topDirectory, tiles: directory.count, tileBytes: encoder.blob.count)
-            let gridBytes = GridSectionWriter.bytes(grid, directory: directory, subdirectories: [], nodes: true, geometry: .polygons,
-                                                    geometryByte: options.writesRunBands ? RunBand.geometry : nil)
+            let gridBytes = GridSectionWriter.bytes(grid, directory: directory, subdirectories: [], nodes: true, encoding: encoding)
             sections.append((tags.grid, gridBytes))
             sections.append((tags.tiles, encoder.blob))
             tileBytes = encoder.breakdown(gridBytes: gridBytes.count)
@@ -195,7 +196,7 @@ public struct MapBuilder {
             counts = encoder.counts
             grid.maximumDepth = Int64(counts.deepestSplit)
             grid.subdirectoryCount = Int64(encoder.subdirectoryCount)
-            sections.append((tags.grid, GridSectionWriter.bytes(grid, directory: directory, subdirectories: encoder.subdirectories, nodes: false, geometry: .polygons)))
+            sections.append((tags.grid, GridSectionWriter.bytes(grid, directory: directory, subdirectories: encoder.subdirectories, nodes: false, encoding: .polygons)))
             sections.append((tags.tiles, encoder.records))
         }
         let (featureBytes, propertyBytes) = try FeatureTableWriter.sections(ids: polygons.ids, properties: polygons.properties, boxes: polygons.boxes, areas: polygons.areas, order: order, strings: &strings)
@@ -220,7 +221,7 @@ public struct MapBuilder {
         report.tileBytes = tileBytes
         report.overlappingParts = groups.overlaps.map { (polygons.ids[$0.feature], $0.overlapping, $0.polygons) }
         report.repeatsSlots = groups.hasGroups
-        report.runBands = options.formatMajorVersion >= 3 && options.writesRunBands
+        report.encoding = encoding
         let sorted = counts.edgesPerLeaf.sorted()
         if !sorted.isEmpty {
             report.edgesPerTile = (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 99 / 100)], sorted[sorted.count - 1])

@@ -36,17 +36,10 @@ public struct RenderedMap: Sendable {
 /// Draws a map as the map itself answers: each pixel is coloured by the lookup of its centre.
 ///
 /// - Features: each feature that answers somewhere gets a colour that its neighbours in the
-///   picture do not have (``FeatureColouring``); where no feature answers, the background shows.
-/// - Borders: a pixel whose neighbour (left, right, above, below) answers differently is drawn
-///   darker when that neighbour is the sea or a smaller feature, so borders are one pixel wide,
-///   on the side of the larger feature, and small features keep their colour inside a dark rim.
-/// - Overlaps: where a pixel centre lies in two features, diagonal stripes (every fourth
-///   diagonal) show the second one's colour, darkened.
-/// - Tiles (``Options/showsTiles``): each pixel is tinted by the leaf tile its centre falls in —
-///   empty (blue), covered (green), mixed, a top-level tile record (orange), or split, a record
-///   part of a split tile (magenta, stronger with depth) — with tile outlines where tiles are at
-///   least 4 pixels wide (top-level edges dark grey, split edges dark magenta) and a legend,
-///   drawn last so that nothing covers it.
+///   picture do not have (``FeatureColouring``); borders are one pixel wide, on the side of the
+///   larger feature; where a pixel centre lies in two features, diagonal stripes show the second.
+/// - Tiles (``Options/showsTiles``): each pixel is tinted by the kind of leaf tile its centre falls
+///   in, with tile outlines and a legend (Docs/CLI.md#gmap-render-map--o-outpng-options).
 /// - Layers of lines and points (format 3.1), the map's own when it is one, and
 ///   ``Options/overlays``: streets as lines (main roads wider, by their `class` property), points
 ///   as dots, and, with ``Options/labels``, names where they fit (``OpenLayerPainter``).

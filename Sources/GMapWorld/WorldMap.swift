@@ -12,11 +12,7 @@ import GMap
 /// print(world.lookup(latitude: 36.14, longitude: -5.35)?.id ?? "-")   // "GI"
 /// ```
 ///
-/// SwiftPM puts the resource in a bundle beside the executable (`gmap_GMapWorld.resources`, or
-/// `gmap_GMapWorld.bundle` on Apple platforms), and Xcode puts it in the app. A program copied
-/// somewhere without that bundle (a static executable, say) gets ``WorldMapError/notFound(searched:)``,
-/// saying where it looked. Embedded Swift builds do not have this library (it needs Foundation):
-/// they open the map from their own memory with `GMap(unsafeBuffer:)`.
+/// Without its resource bundle, ``open()`` throws ``WorldMapError/notFound(searched:)``: Docs/Library.md#the-world-map-as-a-resource.
 public enum WorldMap {
     /// The map's file name, in the resource bundle.
     public static let fileName = "world.gmap"

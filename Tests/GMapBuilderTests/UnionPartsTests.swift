@@ -220,7 +220,7 @@ final class UnionPartsDatasetTests: XCTestCase {
 
     func testCountriesOSMAgreesWithTheUnionOracle() throws {
         let url: URL
-        do { url = try TestSupport.sharedFile("countries-osm.geojson") } catch { throw XCTSkip("countries-osm.geojson is not in ../shared/data: \(error)") }
+        url = try TestSupport.sharedFile("countries-osm.geojson")  // its own skip names the path and how to set it
         let features = try TestSupport.features(at: url.path, idProperty: "iso_a2")
         var builder = try MapBuilder(options: BuildOptions())
         for feature in features { try builder.add(feature) }
@@ -260,7 +260,7 @@ final class UnionPartsDatasetTests: XCTestCase {
     func testBuildSummaryNamesPS() throws {
         guard CommandLineTestCase.executable != nil else { throw XCTSkip("the gmap executable is not built beside the test bundle") }
         let url: URL
-        do { url = try TestSupport.sharedFile("countries-osm.geojson") } catch { throw XCTSkip("countries-osm.geojson is not in ../shared/data: \(error)") }
+        url = try TestSupport.sharedFile("countries-osm.geojson")  // its own skip names the path and how to set it
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("gmap-union-\(getpid()).gmap").path
         defer { try? FileManager.default.removeItem(atPath: output) }
         let three = try CommandLineTestCase.runGMap(["build", url.path, "-o", output, "--id", "iso_a2"])

@@ -46,7 +46,7 @@ final class BatchCommandLineTests: CommandLineTestCase {
     /// (so their order shows), returning the exit status and the file's text.
     private func runMerged(_ arguments: [String], input: String) throws -> (status: Int32, text: String) {
         let output = path("merged-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: output, contents: nil), output)
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments

@@ -134,7 +134,7 @@ final class CSVBatchCommandLineTests: CommandLineTestCase {
             + "36.14,-5.35,GI,Alboran Sea,Europe/Gibraltar,Gibraltar,,Gibraltar,Alboran Sea,,,\n"
             + "30,-40,,North Atlantic Ocean,Etc/GMT+3,,,,North Atlantic Ocean,,,\n")
         XCTAssertEqual(layered.status, 0)
-        XCTAssertEqual(try run(["query", map, "36.14", "-5.35"]).stdout, "countries=GI marine=Alboran Sea timezones=Europe/Gibraltar towns=Gibraltar states=\n")
+        XCTAssertEqual(try run(["query", map, "36.14", "-5.35"]).stdout, "countries=GI\tmarine=Alboran Sea\ttimezones=Europe/Gibraltar\ttowns=Gibraltar\tstates=\n")
         let oneLayer = try run(["query", map, "--csv", "-", "--layer", "marine"], input: input)
         XCTAssertEqual(oneLayer.stdout, "lat,lon,id\n36.14,-5.35,Alboran Sea\n30,-40,North Atlantic Ocean\n")
     }
@@ -244,19 +244,17 @@ final class CSVBatchCommandLineTests: CommandLineTestCase {
         XCTAssertEqual(lines.first.map(String.init), "row,lat,lon," + layers.joined(separator: ","))
         for (row, point) in zip(lines.dropFirst(), points.prefix(120)) {
             let one = try run(["query", map, point.0, point.1]).stdout
-            // "countries=GI marine=Alboran Sea ...": each layer's text runs to " NEXT=" (ids may hold spaces).
-            var ids: [String] = []
-            var rest = Substring(one.hasSuffix("\n") ? String(one.dropLast()) : one)
-            if !rest.isEmpty {
-                for (position, layer) in layers.enumerated() {
-                    XCTAssertTrue(rest.hasPrefix(layer + "="), one)
-                    rest = rest.dropFirst(layer.count + 1)
-                    let end = position + 1 < layers.count ? rest.range(of: " " + layers[position + 1] + "=")?.lowerBound ?? rest.endIndex : rest.endIndex
-                    ids.append(String(rest[..<end]))
-                    rest = rest[end...].dropFirst()
+            // "countries=GI<tab>marine=Alboran Sea<tab>…": one tab-separated pair per layer, in order.
+            let text = one.hasSuffix("\n") ? String(one.dropLast()) : one
+            var ids = [String](repeating: "", count: layers.count)
+            if !text.isEmpty {
+                let pairs = text.split(separator: "\t", omittingEmptySubsequences: false)
+                XCTAssertEqual(pairs.count, layers.count, one)
+                for position in 0..<min(layers.count, pairs.count) {
+                    let layer: String = layers[position], pair: Substring = pairs[position]
+                    XCTAssertTrue(pair.hasPrefix(layer + "="), one)
+                    ids[position] = String(pair.dropFirst(layer.count + 1))
                 }
-            } else {
-                ids = layers.map { _ in "" }
             }
             XCTAssertEqual(String(row), "\(row.split(separator: ",")[0]),\(point.0),\(point.1)," + ids.map(Self.cell).joined(separator: ","), "\(point)")
         }

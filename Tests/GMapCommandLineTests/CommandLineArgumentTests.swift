@@ -176,7 +176,13 @@ final class CommandLineArgumentTests: CommandLineTestCase {
         XCTAssertEqual(result.stderr, "gmap: unknown command 'nope'; the commands are query, place, where, nearby, find, geocode, build, export, info, verify, render, bench and help (see 'gmap help')\n")
         XCTAssertEqual(try run(["help", "build"]).status, 0)
         XCTAssertEqual(try run(["help", "help"]).status, 0)
-        XCTAssertEqual(try run(["help"]).status, 0)
+        let overview = try run(["help"])
+        XCTAssertEqual(overview.status, 0)
+        for asking in [["help", "--help"], ["help", "-h"], ["--help", "help"]] {
+            let result = try run(asking)
+            XCTAssertEqual(result.status, 0, "\(asking): \(result.stderr)")
+            XCTAssertEqual(result.stdout, overview.stdout, "\(asking)")
+        }
     }
 
     /// The commands as the tool lists them, read rather than typed again (the literal list above is

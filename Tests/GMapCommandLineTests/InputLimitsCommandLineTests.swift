@@ -93,7 +93,7 @@ final class InputLimitsCommandLineTests: CommandLineTestCase {
     /// memory; the lines around it are answered (it took more than 40 s before).
     func testAHundredMegabyteBatchLineIsSkippedQuickly() throws {
         let input = path("points.txt")
-        FileManager.default.createFile(atPath: input, contents: Data("36.14 -5.35\n".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: input, contents: Data("36.14 -5.35\n".utf8)), input)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: input))
         try handle.seekToEnd()
         let megabyte = Data(repeating: 0x31, count: 1 << 20)

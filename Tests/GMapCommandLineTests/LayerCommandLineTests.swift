@@ -27,13 +27,13 @@ final class LayerCommandLineTests: CommandLineTestCase {
         let shape = try run(["query", single, "-", "--all"], input: points).stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let layered = try run(["query", map, "-", "--all"], input: points)
         XCTAssertEqual(layered.status, 0, layered.stderr)
-        let expected = zip(country, shape).dropLast().map { "country=\($0.0.replacingOccurrences(of: " ", with: ",")) shape=\($0.1.replacingOccurrences(of: " ", with: ","))" }
+        let expected = zip(country, shape).dropLast().map { "country=\($0.0.replacingOccurrences(of: " ", with: ","))\tshape=\($0.1.replacingOccurrences(of: " ", with: ","))" }
         XCTAssertEqual(layered.stdout.split(separator: "\n").map(String.init), expected)
 
         let one = try run(["query", map, "5", "85"])
         XCTAssertEqual(one.status, 0, one.stderr)
         XCTAssertTrue(one.stdout.hasPrefix("country="), one.stdout)
-        XCTAssertTrue(one.stdout.contains(" shape="), one.stdout)
+        XCTAssertTrue(one.stdout.contains("\tshape="), one.stdout)
         let json = try run(["query", map, "5", "85", "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         XCTAssertNotNil(object?["isoCountryCode"])
@@ -51,7 +51,7 @@ final class LayerCommandLineTests: CommandLineTestCase {
         XCTAssertEqual(fields.prefix(3), ["country", "C", "C-shape"])
         XCTAssertEqual(fields.dropFirst(3).first, "bbox 20.0,0.0,30.0,10.0")
         let label = try XCTUnwrap(fields.last?.split(separator: " ").last?.split(separator: ",").compactMap { Double($0) })
-        XCTAssertEqual(try run(["query", map, String(label[0]), String(label[1])]).stdout.hasPrefix("country=C "), true, "the label point is inside")
+        XCTAssertEqual(try run(["query", map, String(label[0]), String(label[1])]).stdout.hasPrefix("country=C\t"), true, "the label point is inside")
         let json = try run(["find", map, "C-shape", "--json", "--layer", "country"])
         let array = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         XCTAssertEqual(array?.first?["id"] as? String, "C")

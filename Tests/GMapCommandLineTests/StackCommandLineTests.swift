@@ -119,11 +119,11 @@ final class StackCommandLineTests: CommandLineTestCase {
         let (city, state) = try maps()
         let query = try run(["query", "--all", "--map", city, "--map", state] + Self.point)
         XCTAssertEqual(query.status, 0, query.stderr)
-        XCTAssertEqual(query.stdout, "areas= roads=Mannerheimintie places=Mannerheimintie kaupunkipyöräasema addresses=Mannerheimintie postcodes=00100 "
-            + "intersections= settlements=Helsinki,Keskusta state=FI-18 countries=FI marine= timezones=Europe/Helsinki towns= states=\n")
+        XCTAssertEqual(query.stdout, "areas=\troads=Mannerheimintie\tplaces=Mannerheimintie kaupunkipyöräasema\taddresses=Mannerheimintie\tpostcodes=00100\t"
+            + "intersections=\tsettlements=Helsinki,Keskusta\tstate=FI-18\tcountries=FI\tmarine=\ttimezones=Europe/Helsinki\ttowns=\tstates=\n")
         let lines = try run(["query", "--all", "-", "--map", city, "--no-world"], input: "60.1690 24.9396\n30 -40\n")
-        XCTAssertEqual(lines.stdout, "areas= roads=Mannerheimintie places=Mannerheimintie kaupunkipyöräasema addresses=Mannerheimintie postcodes=00100 "
-            + "intersections= settlements=Helsinki,Keskusta\nareas= roads= places= addresses= postcodes= intersections= settlements=\n")
+        XCTAssertEqual(lines.stdout, "areas=\troads=Mannerheimintie\tplaces=Mannerheimintie kaupunkipyöräasema\taddresses=Mannerheimintie\tpostcodes=00100\t"
+            + "intersections=\tsettlements=Helsinki,Keskusta\nareas=\troads=\tplaces=\taddresses=\tpostcodes=\tintersections=\tsettlements=\n")
         let miss = try run(["query", "--all", "--map", city, "--no-world", "30", "-40"])
         XCTAssertEqual(miss.status, 1)
         XCTAssertEqual(miss.stderr, "gmap: no feature of any layer contains (30, -40)\n")

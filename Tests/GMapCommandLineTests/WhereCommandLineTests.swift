@@ -125,7 +125,8 @@ final class WhereCommandLineTests: CommandLineTestCase {
 
     func testWhereArgumentErrors() throws {
         let map = try polygonMap()
-        let usage = "gmap: usage: gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json], gmap where --map MAP … LATITUDE LONGITUDE, or gmap where MAP --replay FILE|- [--every | --throttled] (see 'gmap help where')\n"
+        let usage = "gmap: usage: gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--language LL] [--json], "
+            + "gmap where --map MAP … LATITUDE LONGITUDE, or gmap where MAP --replay FILE|- [--every | --throttled] [--language LL] (see 'gmap help where')\n"
         try assertFails(["where"], stderr: usage)
         try assertFails(["where", map], stderr: usage)
         try assertFails(["where", map, "1", "2", "3"], stderr: usage)
@@ -150,7 +151,7 @@ final class WhereCommandLineTests: CommandLineTestCase {
                         stderr: "gmap: give --every (a sense for every fix) or --throttled (every 15 s or 10 m), not both\n")
         try assertFails(["where", map, "--replay", "-", "--heading", "90"],
                         stderr: "gmap: --heading applies to one point; with --replay, each line's fourth field is its course and the fifth its compass heading\n")
-        try assertFails(["where", map, "1", "2", "--replay", "-"], stderr: "gmap: usage: gmap where MAP --replay FILE|- [--every | --throttled] [--json], or gmap where --map MAP … --replay FILE|- (see 'gmap help where')\n")
+        try assertFails(["where", map, "1", "2", "--replay", "-"], stderr: "gmap: usage: gmap where MAP --replay FILE|- [--every | --throttled] [--language LL] [--json], or gmap where --map MAP … --replay FILE|- (see 'gmap help where')\n")
         try assertFails(["where", path("missing.gmap"), "60.17", "24.94"], stderr: "gmap: cannot open \(path("missing.gmap")): No such file or directory\n")
         // NaN headings are valid: no direction.
         try assertFails(["where", map, "60.17", "24.94", "--heading", "nan"], stderr: "gmap where: \(map) has no road layer (build it with --osm)\n")

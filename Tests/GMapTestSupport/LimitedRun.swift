@@ -30,7 +30,9 @@ package struct LimitedRun {
         let stdoutPath = directory.appendingPathComponent("limited.stdout").path
         let stderrPath = directory.appendingPathComponent("limited.stderr").path
         let inputPath = standardInput ?? directory.appendingPathComponent("limited.stdin").path
-        if standardInput == nil { FileManager.default.createFile(atPath: inputPath, contents: Data()) }
+        if standardInput == nil, !FileManager.default.createFile(atPath: inputPath, contents: Data()) {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: inputPath])
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

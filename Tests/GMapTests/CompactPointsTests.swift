@@ -155,6 +155,24 @@ final class CompactPointsTests: XCTestCase {
         XCTAssertTrue(problems.contains { $0.contains("name") }, "\(problems)")
     }
 
+    /// A record whose x or y step is the varint of −2⁶³ (nine `ff` bytes, then `01`): `abs` of it
+    /// traps, so the reader, `features` and `verify` compare magnitudes; the record ends the reading.
+    func testAStepOfMinusTwoToTheSixtyThirdEndsTheRecordWithoutTrapping() throws {
+        let built = try Self.build(Self.places(count: 40, seed: 9), compact: true)
+        let table = try XCTUnwrap(built.map.compactPointsLayout)
+        let blocks = (built.map.featureCount + FormatLayout.CompactPoints.writtenBlockSize - 1) / FormatLayout.CompactPoints.writtenBlockSize
+        let records = table.blocksOffset + 4 * blocks
+        let smallest: [UInt8] = Array(repeating: 0xFF, count: 9) + [0x01]
+        for prefix in [[UInt8](), [0x00]] {  // as the x step, then as the y step after an x step of 0
+            var bytes = built.bytes
+            bytes.replaceSubrange(records..<records + prefix.count + smallest.count, with: prefix + smallest)
+            let map = try GMap(bytes: FormatThreeTests.resealed(bytes))
+            XCTAssertNotEqual(map.features.map(Self.summary), built.map.features.map(Self.summary), "\(prefix)")
+            XCTAssertFalse(MapVerifier(map: map).isSound, "\(prefix)")
+            _ = map.nearestPoints(latitude: 46, longitude: 12, within: 500_000, limit: 50)
+        }
+    }
+
     /// Random damage anywhere in the point table, the name index and the tile records: resealed so
     /// that the CRCs pass, every copy is opened and used whole; nothing traps (ASan in CI). Of the
     /// copies that answer differently, `verify` reports every one damaged in the name index or the

@@ -258,7 +258,7 @@ final class FormatThreeDatasetTests: XCTestCase {
     func testFormatsTwoAndThreeAnswerAlikeOnDatasets() throws {
         for (name, id) in [("countries-110m.geojson", "iso_a2"), ("countries-osm.geojson", "iso_a2"), ("regions-josm.geojson", "id")] {
             let url: URL
-            do { url = try TestSupport.sharedFile(name) } catch { throw XCTSkip("\(name) is not in ../shared/data: \(error)") }
+            url = try TestSupport.sharedFile(name)  // its own skip names the path and how to set it
             let features = try TestSupport.features(at: url.path, idProperty: id)
             try FormatThreeTests.checkFormatsAgree(features, quantizer: .standard, points: 100_000, label: name)
         }
@@ -270,7 +270,7 @@ final class FormatThreeDatasetTests: XCTestCase {
     /// readers did) gets some of them wrong.
     func testLosslessPrecisionAnswersExactlyAsTheSource() throws {
         let url: URL
-        do { url = try TestSupport.sharedFile("regions-josm.geojson") } catch { throw XCTSkip("regions-josm.geojson is not in ../shared/data: \(error)") }
+        url = try TestSupport.sharedFile("regions-josm.geojson")  // its own skip names the path and how to set it
         let features = try TestSupport.features(at: url.path, idProperty: "id")
         let quantizer = try XCTUnwrap(Quantizer(unitsPerDegree: 65_535))
         for feature in features.prefix(50) {

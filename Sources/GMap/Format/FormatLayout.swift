@@ -17,32 +17,32 @@ public enum FormatLayout {
     /// The oldest major version this code still reads (version 1 stores tile runs as varints).
     public static let oldestReadableMajorVersion: UInt16 = 1
     /// The minor format version this code writes for format 3 (3.0).
-    public static let minorVersion: UInt16 = 0
+    public static let minorVersion: UInt16 = FormatMinorVersion.polygons.rawValue
     /// The minor version of a format 3 file with a layer of lines or points (3.1; Spec/FORMAT.md 8.7).
-    public static let minorVersionWithLinesAndPoints: UInt16 = 1
+    public static let minorVersionWithLinesAndPoints: UInt16 = FormatMinorVersion.linesAndPoints.rawValue
     /// The minor version of a format 3 file in which some polygon record repeats a feature in
     /// consecutive slots (3.2): a feature with overlapping polygons, answered as their union through
     /// one slot per parity group (Spec/FORMAT.md 8.8). A 3.2 file may also hold lines and points.
-    public static let minorVersionWithPartGroups: UInt16 = 2
+    public static let minorVersionWithPartGroups: UInt16 = FormatMinorVersion.partGroups.rawValue
     /// The minor version of a format 3 file with an address index (`ADDR`, 3.3; Spec/FORMAT.md
     /// 5.11): a location map's streets and house numbers, for forward geocoding. A 3.3 file may
     /// also hold lines and points and parity groups.
-    public static let minorVersionWithAddressIndex: UInt16 = 3
+    public static let minorVersionWithAddressIndex: UInt16 = FormatMinorVersion.addressIndex.rawValue
     /// The minor version of a format 3 file with a layer of compact points (3.4; Spec/FORMAT.md
     /// 5.12): points whose features live in a point table of a few bytes each instead of `FEAT`
     /// and `PROP` records. A 3.4 file may hold everything 3.3 may.
-    public static let minorVersionWithCompactPoints: UInt16 = 4
+    public static let minorVersionWithCompactPoints: UInt16 = FormatMinorVersion.compactPoints.rawValue
     /// The minor version of a format 3 file with a layer of banded polygons (3.5; Spec/FORMAT.md
     /// 8.5.1): every run of its records carries a band byte, so that a lookup skips the runs that
     /// cannot cross its path. A 3.5 file may hold everything 3.4 may.
-    public static let minorVersionWithRunBands: UInt16 = 5
+    public static let minorVersionWithRunBands: UInt16 = FormatMinorVersion.runBands.rawValue
     /// The minor version of a format 3 file with a layer of named compact points (3.6;
     /// Spec/FORMAT.md 5.13): compact points whose name index is a lexicon of every name of its
     /// features, their other names (other languages, abbreviations) among them. A 3.6 file may
     /// hold everything 3.5 may.
-    public static let minorVersionWithLexicons: UInt16 = 6
-    /// The newest minor version of format 3 this code writes (and knows every part of): 3.6.
-    public static let newestMinorVersion: UInt16 = minorVersionWithLexicons
+    public static let minorVersionWithLexicons: UInt16 = FormatMinorVersion.lexicons.rawValue
+    /// The newest minor version of format 3 this code writes (and knows every part of).
+    public static let newestMinorVersion: UInt16 = FormatMinorVersion.newest.rawValue
     /// The minor version of a format 2 file with layers, label points and name indexes (2.1; see
     /// ``LayerRecord``). Larger minor versions are readable (they only add). A format 2 build without
     /// those additions (``minorVersionWithoutLayers``) is written as 2.0.
@@ -191,7 +191,7 @@ public enum FormatLayout {
     public enum CompactPoints {
         /// `GRID` byte 26 of a layer of compact points: a layer of points whose leaf records are
         /// ranges of consecutive features (8.7.4) and whose features are in a point table.
-        public static let geometry: UInt8 = 3
+        public static let geometry: UInt8 = LayerEncoding.compactPoints.rawValue
         /// UInt32: number of features.
         public static let count = 0
         /// UInt32: every coordinate is a multiple of this many units (1 … 2^31 − 1).
@@ -235,7 +235,7 @@ public enum FormatLayout {
     public enum Lexicon {
         /// `GRID` byte 26 of a layer of named compact points: compact points (5.12) whose
         /// features also have other names, and whose names tag names a lexicon.
-        public static let geometry: UInt8 = 5
+        public static let geometry: UInt8 = LayerEncoding.namedCompactPoints.rawValue
         /// UInt32: number of entries.
         public static let count = 0
         /// UInt32: entries per block (1 … 256).

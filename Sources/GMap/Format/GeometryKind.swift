@@ -4,16 +4,11 @@
 /// added in 3.1 without another format break; a reader refuses a layer whose kind it does not know.
 ///
 /// A map's layout reads the kind once, when the map is opened (``GMap/geometryKind``). The facts
-/// that differ by kind are here, each one switch. The code that differs by kind is in a folder
-/// per kind (`Reader/Polygons` and `Reader/LinesAndPoints` in the reader, `Polygons` and
-/// `LinesAndPoints` in the builder), reached through one conformance per kind that one switch
-/// picks: the reader's records (`LayerRecords`, read whole by the survey and the verifier;
-/// `GeometryKind.withRecords`) and the builder's layers (`LayerKindBuilder`: building, GeoJSON in
-/// and out, the summaries' counts; `GeometryKind.builder`). The renderer sorts the layers it
-/// draws by kind in one switch (`OpenLayerPainter`), geocoding gives each kind a role in one
-/// switch, and the builder names each kind's GeoJSON types in one (`GeometryKind.geoJSONTypes`).
-/// A new kind is a case here and a case in each of those switches, which the compiler lists:
-/// none of them has a `default`.
+/// that differ by kind are here, each one switch; the code that differs by kind is in a folder per
+/// kind, reached through one conformance per kind that one switch picks (`GeometryKind.withRecords`
+/// in the reader, `GeometryKind.builder` in the builder). A new kind is a case here and a case in
+/// each switch over it, which the compiler lists: none of them has a `default`. The folders and
+/// the switches: "Layer kinds" in Docs/Internals.md#layout.
 public enum GeometryKind: UInt8, Sendable, CaseIterable {
     /// Polygons answered by containment (the even-odd rule).
     case polygons = 0
@@ -25,10 +20,9 @@ public enum GeometryKind: UInt8, Sendable, CaseIterable {
     /// Whether this reader answers queries for layers of this kind (format 3.1: all three).
     public var isReadable: Bool { true }
 
-    /// The kinds this reader reads, as the refusal of another one names them
-    /// (``GMapError/unsupportedGeometry(layer:kind:)``); compact points (format 3.4) are points,
-    /// banded polygons (3.5) polygons, named compact points (3.6) points.
-    public static let readableKinds = "polygons, banded polygons, lines, points, compact points and named compact points"
+    /// The encodings this reader reads, as the refusal of another one names them
+    /// (``GMapError/unsupportedGeometry(layer:kind:)``): ``LayerEncoding/readableNames``.
+    public static var readableKinds: String { LayerEncoding.readableNames }
 
     /// The kind's name for messages: "polygons", "lines" or "points".
     public var name: String {
@@ -74,12 +68,26 @@ public enum GeometryKind: UInt8, Sendable, CaseIterable {
         }
     }
 
+    /// Whether a part's consecutive vertices are joined (a polygon's rings, a line's segments) or
+    /// stand alone (points): what the builder and the reader of lines and points ask, rather than
+    /// naming one kind and letting every other take the other branch.
+    public var joinsVertices: Bool {
+        switch self {
+        case .polygons, .lines: return true
+        case .points: return false
+        }
+    }
+
     /// The minor version of format 3 that defines the kind: a file with a layer of this kind is
     /// at least 3.`minorVersion` (Spec/FORMAT.md 8.7).
-    public var minorVersion: UInt16 {
+    public var minorVersion: UInt16 { plainEncoding.minorVersion.rawValue }
+
+    /// The kind's first encoding, with neither bands nor a point table: `GRID` byte 26 is its raw value.
+    public var plainEncoding: LayerEncoding {
         switch self {
-        case .polygons: return FormatLayout.minorVersion
-        case .lines, .points: return FormatLayout.minorVersionWithLinesAndPoints
+        case .polygons: return .polygons
+        case .lines: return .lines
+        case .points: return .points
         }
     }
 }

@@ -8,7 +8,7 @@
 /// vertex (`reach`, bits 6–7). A vertex outside the tile counts in the nearest row or column.
 public struct RunBand: Sendable, Hashable, CustomStringConvertible {
     /// `GRID` byte 26 of a layer of banded polygons: polygons whose runs carry a band byte.
-    public static let geometry: UInt8 = 4
+    public static let geometry: UInt8 = LayerEncoding.bandedPolygons.rawValue
     /// Rows of a tile, south to north.
     public static let rows: Int64 = 8
     /// Columns of a tile, west to east.

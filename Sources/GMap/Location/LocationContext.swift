@@ -71,49 +71,9 @@ public struct LocationUpdate: Sendable, Equatable {
 /// the user is along (steady in GPS noise, quick after a turn), the intersection ahead, the area
 /// around, the nearest place; and says what changed, so that callouts are spoken on change.
 ///
-/// The rules, each an option:
-/// - **Smoothing**: positions and directions go through a ``TrackSmoother`` (GPS noise halved, the
-///   course taken over the last metres of travel); every rule below reads the smoothed fix.
-/// - **Inside first**: the smallest named area that contains the user wins over roads; its sense
-///   still names the nearest road (the one along, else the nearest within reach) and place. A
-///   different area (or none) must hold for ``Options/switchFixes`` fixes in a row.
-/// - **Road**: the roads less than ``Options/roadDistance`` away, those the direction runs along
-///   first (within ±``Options/alignmentAngle``°, either way, and beside the user: not a road whose
-///   end lies behind or ahead), then the nearest. The first is the *challenger*. The road kept
-///   from before changes to it only on evidence held for ``Options/switchFixes`` fixes in a row or
-///   ``Options/releaseDistance`` metres of travel:
-///   - the direction runs along the challenger and not along the kept road (a turn); or
-///   - away from junctions (none within ``Options/junctionDistance``), the challenger is nearer
-///     (by ``Options/roadMargin`` when there is no direction); near one, the kept road is kept
-///     while the direction runs along it, or there is no direction (the sticky rule).
-///   When the kept road is ``Options/roadDistance`` away or more and another road is within it,
-///   that road is taken at once; when no road is within it, the kept road stays while the
-///   walker's course runs along it (a drifting GPS bias, within 1.5 × the road distance), and is
-///   otherwise dropped after ``Options/switchFixes`` such fixes.
-/// - **Intersection ahead**: the nearest main intersection on the road, ahead of the user's
-///   position projected onto the road, along the road's direction turned to the user's, inside
-///   ``Options/aheadCone`` (so on the walker's own carriageway); its distance is measured along
-///   the road. A different one must hold for ``Options/switchFixes`` fixes (at once after a road
-///   change, or when the one held is less than ``Options/passingDistance`` ahead: passed); while
-///   it stays the same, its distance does not grow (GPS noise, not the walker: one walking away
-///   no longer has it ahead), unless by more than ``Options/holdMargin``.
-/// - **Nearest place**: a different place must be nearer than the kept one by ``Options/placeMargin`` metres.
-/// - **Doubtful fixes change nothing**: a fix that the smoother set aside as a jump
-///   (``TrackSmoother/Smoothed/isOutlier``), or whose reported accuracy is worse than
-///   ``Options/switchAccuracy`` (such a fix cannot tell which of two streets a block apart the
-///   user is along), keeps the road, the area and the intersection ahead as they are, and wins
-///   no fix for a challenger.
-/// - **Sparse fixes**: evidence counts in metres as well as fixes (a change also wins once the
-///   fixes that back it have travelled ``Options/releaseDistance``), and a fix more than
-///   ``Options/areaClearMargin`` metres inside a new area, or outside the kept one, changes the
-///   area at once.
-/// - **Drop-outs**: asked at a time ``Options/staleAfter`` seconds or more after the last fix
-///   (``update(noFixAt:)``), the sense is ``LocationSense/noLocation(secondsSinceFix:)``; the
-///   first fix after such a gap starts afresh (``LocationChanges/start``).
-/// - **When to speak**: ``update(_:)`` gives a sense as ``Options/throttle`` says: by default for
-///   the first fix, then when something in ``LocationChanges/worthSaying`` changed while the user
-///   has a direction (``Throttle/onChange``, ``LocationUpdate/isWorthSaying``): a user standing
-///   still hears nothing new from GPS noise.
+/// The rules (smoothing, inside first, the road kept against a challenger, the intersection ahead,
+/// the nearest place, doubtful and sparse fixes, drop-outs, when to speak), each an ``Options``
+/// value: Docs/Location.md#the-rules-of-location-sense.
 ///
 /// A value type with no clock: times come with the fixes, so replays and tests are exact.
 public struct LocationContext<Source: LocationSource> {
@@ -212,13 +172,13 @@ public struct LocationContext<Source: LocationSource> {
 
     private var smoother: TrackSmoother
     /// A different road winning: its name, the fixes and metres it has won over.
-    private var pendingRoad: (name: String, fixes: Int, travelled: Double)?
+    private var pendingRoad: PendingChange<String>?
     /// Fixes in a row with the kept road out of reach and no other road.
     private var roadLost = 0
     private var area: NearbyPlace?
-    private var pendingArea: (name: String?, fixes: Int, travelled: Double)?
+    private var pendingArea: PendingChange<String?>?
     private var ahead: IntersectionMatch?
-    private var pendingAhead: (names: [String]?, fixes: Int)?
+    private var pendingAhead: PendingChange<[String]?>?
     /// The last intersection ahead that was not none (the change rule's memory).
     private var lastAnnouncedAhead: [String]?
     private var place: NearbyPlace?
@@ -332,12 +292,9 @@ public struct LocationContext<Source: LocationSource> {
         } else if !canSwitch {
             // a doubtful fix: the area stays, the evidence so far too
         } else if isClear(entering: foundArea, leaving: area, latitude: latitude, longitude: longitude, margin: options.areaMargin) {
-            var pending: (name: String?, fixes: Int, travelled: Double) = pendingArea.flatMap { $0.name == foundArea?.name ? $0 : nil } ?? (foundArea?.name, 0, 0)
-            pending.fixes += 1
-            pending.travelled += Self.walked(fix, options: options)
+            let pending = PendingChange.counting(foundArea?.name, after: pendingArea, walked: Self.walked(fix, options: options))
             pendingArea = pending
-            if pending.fixes >= options.switchFixes || pending.travelled >= options.releaseDistance
-                || isClear(entering: foundArea, leaving: area, latitude: latitude, longitude: longitude, margin: options.areaClearMargin) {
+            if pending.hasWon(options) || isClear(entering: foundArea, leaving: area, latitude: latitude, longitude: longitude, margin: options.areaClearMargin) {
                 area = foundArea
                 pendingArea = nil
             }
@@ -467,10 +424,8 @@ public struct LocationContext<Source: LocationSource> {
             pendingRoad = nil
             return kept
         }
-        var pending: (name: String, fixes: Int, travelled: Double) = pendingRoad.flatMap { $0.name == challenger.name ? $0 : nil } ?? (challenger.name, 0, 0)
-        pending.fixes += 1
-        pending.travelled += Self.walked(fix, options: options)
-        if pending.fixes >= options.switchFixes || pending.travelled >= options.releaseDistance {
+        let pending = PendingChange.counting(challenger.name, after: pendingRoad, walked: Self.walked(fix, options: options))
+        if pending.hasWon(options) {
             pendingRoad = nil
             return challenger
         }
@@ -539,10 +494,11 @@ public struct LocationContext<Source: LocationSource> {
                 ahead = found
             }
         } else {
-            let fixes = pendingAhead.map { $0.names == found?.streetNames ? $0.fixes + 1 : 1 } ?? 1
-            pendingAhead = (found?.streetNames, fixes)
+            // Counted in fixes only: metres of travel are how an intersection ahead is passed, not evidence.
+            let pending = PendingChange.counting(found?.streetNames, after: pendingAhead, walked: 0)
+            pendingAhead = pending
             // Passing the one held (less than the hold margin ahead) takes the next at once.
-            if fixes >= options.switchFixes || ahead == nil || (ahead?.distance ?? .infinity) < options.passingDistance {
+            if pending.fixes >= options.switchFixes || ahead == nil || (ahead?.distance ?? .infinity) < options.passingDistance {
                 pendingAhead = nil
                 ahead = found
             }  // else the one held stays for now
@@ -613,5 +569,31 @@ extension LocationSense {
         case let .alongRoad(_, _, place): return place
         case let .other(_, place): return place
         }
+    }
+}
+
+/// A challenger to what the context holds (a road, an area, an intersection ahead), with the fixes
+/// in a row and the metres of travel that back it: the one rule by which a change must win
+/// ``LocationContext/Options/switchFixes`` fixes or ``LocationContext/Options/releaseDistance`` metres.
+struct PendingChange<Value: Equatable>: Equatable {
+    /// What would replace the value held.
+    var value: Value
+    /// Fixes in a row that found it.
+    var fixes: Int
+    /// Metres travelled over those fixes.
+    var travelled: Double
+
+    /// The evidence for `value` after one more fix that found it: `previous` counted on when it backs
+    /// the same value, else a fresh start, plus this fix and the `walked` metres.
+    static func counting(_ value: Value, after previous: PendingChange?, walked: Double) -> PendingChange {
+        var next = previous.flatMap { $0.value == value ? $0 : nil } ?? PendingChange(value: value, fixes: 0, travelled: 0)
+        next.fixes += 1
+        next.travelled += walked
+        return next
+    }
+
+    /// Whether the evidence is enough to change: `switchFixes` fixes or `releaseDistance` metres.
+    func hasWon<Source>(_ options: LocationContext<Source>.Options) -> Bool {
+        fixes >= options.switchFixes || travelled >= options.releaseDistance
     }
 }

@@ -335,7 +335,7 @@ public struct MapLocationSource: LocationSource {
     /// The best main intersection on `road` inside `cone`, other than the features `excluding`,
     /// with its rank: walks `candidates` in planar order and measures on the ellipsoid only those
     /// that pass the cheap tests, as ``intersectionAhead(on:latitude:longitude:within:direction:angle:)`` does.
-    func inCone(_ candidates: [(feature: Int, squared: Double, x: Int64, y: Int64, east: Double, north: Double)], cone: AheadCone, road roadBytes: [UInt8],
+    func inCone(_ candidates: [PointCandidate], cone: AheadCone, road roadBytes: [UInt8],
                 excluding: [Int], latitude: Double, longitude: Double, direction: Double, layer: GMap) -> (match: IntersectionMatch, rank: Double)? {
         var found: (match: IntersectionMatch, rank: Double)?
         // A looser cone for the planar pre-test (a degree and half a metre wider).
@@ -441,5 +441,13 @@ public struct MapLocationSource: LocationSource {
     /// The street names in an intersection's id bytes, split at ``streetSeparator``.
     static func streetNames(of id: UnsafeRawBufferPointer) -> [[UInt8]] {
         streetNames(of: String(decoding: id, as: UTF8.self)).map { Array($0.utf8) }
+    }
+}
+
+extension GMap {
+    /// The intersections within `radius` metres, nearest first: the points of the layer named
+    /// `intersections` (``MapLocationSource/LayerName/intersections``), as a location map holds them.
+    public func intersections(latitude: Double, longitude: Double, within radius: Double, limit: Int = Int.max) -> [PointMatch] {
+        nearestPoints(in: MapLocationSource.LayerName.intersections, latitude: latitude, longitude: longitude, within: radius, limit: limit)
     }
 }

@@ -113,21 +113,15 @@ extension MapLocationSource {
     /// The named places of the map's `places` layer within `radius` metres of the point ("around
     /// me"), nearest first (ties by feature index), at most `limit`.
     ///
-    /// - `heading`: where the user faces, degrees clockwise from north (any finite value, taken
-    ///   modulo 360); nil or NaN for none. With a heading, each place has its
-    ///   ``PlaceAround/relativeBearing`` and ``PlaceAround/direction``.
-    /// - `category`: when given, only places whose category it names (see
-    ///   ``PlaceAround/category(_:matches:)``).
-    /// - `aheadOnly`: only places ``RelativeDirection/ahead`` ("ahead of me"); without a heading
-    ///   nothing is ahead, and the answer is empty.
+    /// - `heading`: where the user faces, degrees clockwise from north (any finite value, taken modulo
+    ///   360); nil or NaN for none. With it, each place has ``PlaceAround/relativeBearing`` and ``PlaceAround/direction``.
+    /// - `category`: when given, only places whose category it names (``PlaceAround/category(_:matches:)``).
+    /// - `aheadOnly`: only places ``RelativeDirection/ahead`` ("ahead of me"); none without a heading.
     ///
     /// Distances are geodesic (WGS 84), bearings initial bearings from the point, as for
-    /// ``GMap/nearestPoints(latitude:longitude:within:limit:)``. Empty when the map has no layer of
-    /// points named `places`, for invalid coordinates, a radius that is negative or not finite, or
-    /// a limit below 1. Only the leaf tiles the radius meets are read, and nothing is allocated per
-    /// feature of the layer: the points within the radius are collected and ranked in a local plane,
-    /// filtered, then measured on the ellipsoid until `limit` places are in hand and no nearer one
-    /// can follow.
+    /// ``GMap/nearestPoints(latitude:longitude:within:limit:)``. Empty when the map has no layer of points
+    /// named `places`, for invalid coordinates, a radius that is negative or not finite, or a limit below 1.
+    /// Only the leaf tiles the radius meets are read, and nothing is allocated per feature of the layer.
     public func placesAround(latitude: Double, longitude: Double, heading: Double?, within radius: Double,
                              category: String? = nil, aheadOnly: Bool = false, limit: Int = 10) -> [PlaceAround] {
         guard let layer = placeLayer, layer.geometryKind == .points, limit > 0, Quantizer.isValid(latitude: latitude, longitude: longitude),
@@ -163,46 +157,5 @@ extension MapLocationSource {
         }
         found.sort(by: ranked)
         return Array(found.prefix(limit))
-    }
-}
-
-extension GMap {
-    /// The points of this layer (a layer of points) whose planar distance in `plane` is within
-    /// `radius` (with the planar slack), each feature once at its nearest point, nearest first by
-    /// planar distance (ties by feature index): the candidates of
-    /// ``nearestPoints(latitude:longitude:within:limit:)``, but with no table per feature of the
-    /// layer. Every point within reach is collected (work and memory grow with the points near
-    /// the asked one, not with the layer), then sorted by feature to keep each one's nearest.
-    func pointsWithin(plane: LocalPlane, radius: Double) -> [(feature: Int, squared: Double, x: Int64, y: Int64, east: Double, north: Double)] {
-        let q = quantizer, box = SearchBox(latitude: plane.latitude, longitude: plane.longitude, radius: radius, quantizer: q)
-        let reach = radius * Self.planarSlack(latitude: plane.latitude, radius: radius) + 1, reach2 = reach * reach
-        let unitsPerDegree = Double(q.unitsPerDegree)
-        var leaves: [LocatedTile] = []
-        DirectoryWalker(storage: storage).walk(within: box) { tile in
-            if TileEntry.kind(of: tile.entry) == TileEntry.recordKind { leaves.append(tile) }
-        }
-        var points: [(feature: Int, squared: Double, x: Int64, y: Int64, east: Double, north: Double)] = []
-        var slots: [Int] = []
-        let count = featureCount
-        for leaf in leaves {
-            var reader = TileRecordReader(storage: storage, entry: leaf.entry, bounds: leaf.bounds)
-            slots.removeAll(keepingCapacity: true)
-            reader.walkPoints(checkingVertices: false, slot: { slots.append($0) }, point: { slot, x, y in
-                let p = plane.project(latitude: Double(y) / unitsPerDegree, longitude: Double(x) / unitsPerDegree)
-                let squared = p.x * p.x + p.y * p.y
-                guard squared <= reach2, slot < slots.count, slots[slot] < count else { return }
-                points.append((slots[slot], squared, x, y, p.x, p.y))
-            })
-        }
-        // Each feature's nearest point: by feature, nearest first, the first of each run.
-        points.sort { ($0.feature, $0.squared) < ($1.feature, $1.squared) }
-        var kept = 0
-        for index in points.indices where index == 0 || points[index].feature != points[index - 1].feature {
-            points[kept] = points[index]
-            kept += 1
-        }
-        points.removeLast(points.count - kept)
-        points.sort { ($0.squared, $0.feature) < ($1.squared, $1.feature) }
-        return points
     }
 }

@@ -1,32 +1,11 @@
 /// Smooths a walker's fixes over time: a steadier position (GPS noise of 5–10 m halved) and a
 /// course taken over the last metres of travel rather than from fix to fix.
 ///
-/// **Position**: an alpha–beta filter in a local plane (metres east and north). Each fix's position
-/// is predicted from the last estimate and the estimated velocity; the estimate moves
-/// ``Options/positionGain`` of the way from the prediction to the fix (compounded per second for
-/// fixes further apart), and the velocity
-/// ``Options/velocityGain`` of the remaining difference per second. When the fix carries a course
-/// (a GPS course over ground), the velocity is turned onto that course, so a turn is followed at
-/// once instead of overshot. The filter starts again (taking the fix as it is) after a gap of more
-/// than ``Options/maximumGap`` seconds, or when time goes backwards.
-///
-/// **Jumps** (a phone near tall buildings reports a position 20–50 m off for a few fixes): a fix
-/// at most ``Options/outlierInterval`` seconds after the last, farther from the prediction than
-/// ``Options/outlierDistance`` and than ``Options/outlierSpread`` times the typical distance of
-/// the fixes taken (a running root mean square), plus the walk the interval allows, is set aside: the position is the prediction (the walker's last speed and course) and
-/// the fix is marked ``Smoothed/isOutlier``. ``Options/outlierFixes`` such fixes in a row are a real
-/// move: the filter starts again at the last. A fix whose reported accuracy is worse than
-/// ``Options/trustedAccuracy`` moves the position less, by the square of the ratio.
-///
-/// **Standing still** (no course, no heading, no steady movement): the position is the running
-/// mean of the fixes since the walker stopped (up to ``Options/stillFixes``), so the noise of a
-/// walker standing still shrinks with every fix instead of wandering.
-///
-/// **Direction**: the fix's compass heading (facing) if it has one, else its course (heading),
-/// each averaged as unit vectors over the fixes of the last ``Options/courseDistance`` metres of
-/// travel (at most ``Options/courseFixes`` fixes, at least the newest). A fix with neither gets the
-/// bearing of the walker's steady movement over the last ``Options/derivedWindow`` seconds, when
-/// there is some (see `derivedDirection`; someone standing still with a noisy fix has no direction).
+/// The position is an alpha–beta filter in a local plane (metres east and north) that sets jumps
+/// aside (a fix 20–50 m off for a few fixes: ``Smoothed/isOutlier``) and, while the walker stands
+/// still, averages the fixes; the direction is the heading or course averaged over the last
+/// ``Options/courseDistance`` metres of travel. ``Options`` holds the gains and windows; the rules,
+/// step by step: Docs/Location.md#how-tracksmoother-smooths-fixes.
 ///
 /// A value type with no clock: times come with the fixes.
 public struct TrackSmoother: Sendable {

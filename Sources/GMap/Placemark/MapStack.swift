@@ -2,41 +2,13 @@
 /// map, a map of states over both. ``placemark(latitude:longitude:)`` takes each field from the
 /// most detailed map that fills it, and lists every map's layers.
 ///
-/// **Order.** ``maps`` holds the maps most detailed first: location maps (those with a layer of
-/// lines named `roads`) before the others, and otherwise in the order given. The world map given
-/// last therefore always comes last.
-///
-/// **Precedence.** Each field, or group of fields that belong together, comes from the first map
-/// in that order that fills it; a later map never overrides it:
-///
-/// | Fields | From the first map (in ``maps``' order) that has |
-/// |---|---|
-/// | ``Placemark/isoCountryCode`` | a country code (of its country layer, or the first letters of a state's code) |
-/// | ``Placemark/country`` | a country name, and no country code other than the stack's |
-/// | ``Placemark/administrativeArea``, ``Placemark/administrativeAreaCode``, ``Placemark/subAdministrativeArea`` | either of the first two (all three from that map) |
-/// | ``Placemark/timeZone`` | a time zone |
-/// | ``Placemark/thoroughfare``, ``Placemark/subThoroughfare`` | a thoroughfare (both from that map: a house number is never taken from another map's street) |
-/// | ``Placemark/postalCode`` | a postal code |
-/// | ``Placemark/name`` | a name |
-/// | ``Placemark/locality``, ``Placemark/localityDistance`` | a locality (both from that map): a city map's OSM settlement before the world map's nearest town (which is then not searched for) |
-/// | ``Placemark/subLocality`` | a subLocality |
-/// | ``Placemark/inlandWater`` | inland water: a city map's OSM water area before the world map's lake |
-/// | ``Placemark/ocean`` | an ocean, and only when no map puts the point in a country |
-/// | ``Placemark/areasOfInterest`` | at least one area |
-///
-/// **Only the maps near the point are asked.** The stack keeps each map's ``GMap/bounds`` and a
-/// coarse grid of cells listing the maps that cover each cell, so a point costs about the same on a
-/// stack of one region map as on one of hundreds. A map is asked when the point lies within its
-/// bounds widened by the farthest its fields search: 100 m for a location map's streets,
-/// addresses, postal codes and places; for its settlements alone, 10 km, or less once a nearer
-/// settlement gave the locality and subLocality (none once areas gave them); and everywhere for a
-/// map with a town layer (the world map). A map not asked could not have filled a field, so the
-/// fields are those of asking every map.
-///
-/// ``Placemark/answers`` lists every layer of every map asked, in stack order, each with its map's
-/// position in ``maps`` (``Placemark/LayerAnswer/map``); a map not asked, or asked only for its
-/// settlements, lists no layers; ``Placemark/features(in:)`` finds the
-/// first layer of a name. A stack is an immutable `Sendable` value, as its maps are.
+/// ``maps`` holds the maps most detailed first: location maps (those with a layer of lines named
+/// `roads`) before the others, and otherwise in the order given. Each field, or group of fields
+/// that belong together, comes from the first map in that order that fills it; a later map never
+/// overrides it. Only the maps near the point are asked, which gives the fields of asking every
+/// map; ``Placemark/answers`` lists every layer of every map asked, in stack order. The fields one
+/// by one, and how near is near: Docs/Library.md#how-a-stack-fills-a-placemark. A stack is an
+/// immutable `Sendable` value, as its maps are.
 public struct MapStack: Sendable {
     /// The maps, most detailed first (see the type's description).
     public let maps: [GMap]

@@ -137,59 +137,11 @@ extension GMap {
 
     /// Forward geocoding: the features of this file that `text` names, best first, at most `limit`.
     ///
-    /// The text is an address (`Mannerheimintie 5`, `5 Mannerheimintie`, `Mannerheimintie 12a`,
-    /// `Mannerheimintie 12-14`), a street, a place or area, a postal code, a town, a state, a
-    /// country or a time zone, optionally followed or preceded by parts that say where it is
-    /// (`, 00100`, `, Helsinki`, `, Texas`, `TX`, `, Finland`, `USA`), in any order, with commas or
-    /// without, compared as the name index compares names (case, accents and punctuation aside:
-    /// ``NameFolding/normalized(_:)``). Or it is a latitude and longitude (`60.1690, 24.9396`):
-    /// one match of kind ``GeocodeKind/coordinates`` at that point. Every layer of the file is
-    /// searched; layers are recognised by name as ``Placemark`` does (a location map's
-    /// `addresses`, `roads`, `places`, `areas`, `postcodes`; the world map's `countries`, `towns`,
-    /// `states`, `timezones`, `marine`). ``MapStack/geocode(_:near:limit:)`` searches several maps as one.
-    ///
-    /// * A street and a house number match an address when the street's key equals a street of the
-    ///   layer of addresses and the number's key (``NameFolding/houseNumberKey(_:)``) equals the
-    ///   address's, or is the first number of its range or list (`12` finds `12-14`), or the last of
-    ///   a range of two (`14` finds `12-14`). A number the street does not have gives the street, as a
-    ///   ``GeocodeKind/street`` match, never another street's address. A word ending in a full stop
-    ///   (`Mannerheimint.`, `Aleksanterink.`) may stand for the one street of the map whose name
-    ///   starts with it; when several do, nothing is guessed.
-    /// * A name matches when it equals a whole key of a feature (5.10): its id, a name property,
-    ///   or (a town of named compact points, 5.13) one of its other names (`Peking`, `NYC`,
-    ///   `Москва`); ``GeocodeMatch/matchedName`` says which. Only when nothing matches so, and the
-    ///   text holds no number, are names that start with the text or have words starting with its
-    ///   words given (``GeocodeMatch/match``); and when nothing matches whole, names within an edit
-    ///   or two of a part of the text or of its first or last words (``TypoRule``: `Londn`,
-    ///   `Mannerheimintei 1`), found by a walk over the sorted names, not a scan.
-    /// * Every other part must be a postal code (the address has it; another match is within
-    ///   300 m of its points), a locality (a `place=city`, `town`, `village`, `suburb`, … of the
-    ///   places or areas, or a town of the world map, near enough for its kind: 30 km for a city,
-    ///   3 km for a suburb; a locality is in no locality of lower rank), a state (a town of that
-    ///   state and country, by its name or code: `Texas`, `TX`; anything else where the nearest
-    ///   town is of that state), another place or area (an address or a street within 300 m of
-    ///   it: `Aleksanterinkatu 52, Stockmann`) or a country (containing the match, or a town's or
-    ///   state's own: by any of its names or codes, `Österreich`, `AT`, `AUT`). A word typed as two
-    ///   or three capitals (`ON`, `TX`, `USA`) is a code: it names a country or a state, never a
-    ///   town. A part the map does not know at all is left aside and listed in
-    ///   ``GeocodeMatch/unmatched``, but only when no match explains it; one it knows elsewhere
-    ///   rules the match out. Without commas every word must be explained.
-    ///
-    /// Matches are ranked by how the name matched (whole, then by prefix, words, typo), then by
-    /// kind (an address whose whole number matches, then one matching a range's number, a street,
-    /// a place, an area, a postal code, a country, towns and states, a time zone), then the fewest
-    /// unmatched parts, the most words explained by the match itself, the earliest (the first part
-    /// names the thing, later ones where it is), the fewest edits of a typo, then the nearest to
-    /// `near` when given; then by standing (a town's population, divided by
-    /// ``otherNameDiscount`` when only an other name matched, a state's towns' population divided
-    /// by ``stateDiscount``, a place's rank as a city, town, … suburb), then the file's order.
-    /// Addresses of one street and number at several points are all given, the index's first (the
-    /// most central) first.
-    ///
-    /// With an address index (`ADDR`, format 3.3: every location map gmap builds) an address is a
-    /// few binary searches; a location map built before it is scanned, which gives the same
-    /// answers more slowly. An empty text, one of more than ``geocodeWordLimit`` words, or
-    /// `limit` below 1 match nothing.
+    /// `text` is an address (`Mannerheimintie 5`), a street, a place or area, a postal code, a town,
+    /// a state, a country or a time zone, optionally with parts that say where it is (`, 00100`,
+    /// `, Helsinki`, `TX`, `, Finland`), or a latitude and longitude (`60.1690, 24.9396`). An empty
+    /// text, one of more than ``geocodeWordLimit`` words, or `limit` below 1 match nothing. How the
+    /// parts match and how matches rank: Docs/Location.md#how-geocode-matches-and-ranks.
     public func geocode(_ text: String, near: (latitude: Double, longitude: Double)? = nil, limit: Int = 10) -> [GeocodeMatch] {
         GMap.geocode(text, in: [self], near: near, region: nil, limit: limit)
     }

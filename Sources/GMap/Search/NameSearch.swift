@@ -79,21 +79,16 @@ struct NameQuery {
 extension GMap {
     /// The features whose id or a kept name property (``NameFolding/isNameKey(_:)``) matches `text`,
     /// compared by their keys (``NameFolding/normalized(_:)``): case, accents, punctuation and
-    /// spacing aside ("cote d ivoire", "CÔTE-D'IVOIRE" and "Côte d’Ivoire" are one key), matching
-    /// exactly, by prefix, or word by word (``NameMatch``: "ivoire" and "d ivo" find
-    /// "Côte d'Ivoire"). The last part of a text with slashes counts too: "buenos aires" is an
-    /// exact match of `America/Argentina/Buenos_Aires`.
+    /// spacing aside ("CÔTE-D'IVOIRE" and "Côte d’Ivoire" are one key), matching exactly, by prefix,
+    /// or word by word (``NameMatch``: "d ivo" finds "Côte d'Ivoire"). The last part of a text with
+    /// slashes counts too: "buenos aires" is an exact match of `America/Argentina/Buenos_Aires`.
     ///
     /// Searches **every layer of the file** (whichever layer this map reads), or only the layer
-    /// named `layer` (none when the file has no such layer); each ``Feature`` knows its
-    /// ``Feature/layerName``. Exact matches of every layer come first, then prefix matches, then
-    /// word matches; within each, layer by layer in file order, smallest area first (feature index
-    /// order). Each feature appears once, with its best match; matches looser than `matching` are
-    /// left out (`.exact` keeps exact matches only). At most `limit` features.
-    ///
-    /// With a name index (files of format 2.1 and 3) each layer is a binary search for the query's
-    /// first word, whose candidates are checked against their names; older files are scanned. An
-    /// index written before word keys (5.10) finds names by their start only.
+    /// named `layer` (none when the file has no such layer). Exact matches of every layer come
+    /// first, then prefix matches, then word matches; within each, layer by layer in file order,
+    /// smallest area first. Each feature appears once, with its best match; matches looser than
+    /// `matching` are left out; at most `limit` features. A name index (format 2.1 and 3) makes
+    /// each layer a binary search; older files are scanned (Docs/Building-maps.md#layers-placemarks-and-gmap-find).
     public func find(_ text: String, layer: String? = nil, matching loosest: NameMatch = .words, limit: Int = Int.max) -> [Feature] {
         findMatches(text, layer: layer, matching: loosest, limit: limit).map { $0.feature }
     }

@@ -292,9 +292,10 @@ struct TypoMatch {
 extension GMap {
     /// The features of this layer with a whole key (5.10; of a layer of named compact points
     /// also an other name's key, 5.13) within the edits ``TypoRule`` allows of `key`, other than
-    /// `key` itself (none for a key of fewer than ``TypoRule/minimumLetters`` letters): by a bounded walk over the layer's lexicon or name index (whole keys only),
-    /// or, for a layer without either, over its features' keys. Each feature once, at its
-    /// smallest distance, in feature order.
+    /// `key` itself (none for a key of fewer than ``TypoRule/minimumLetters`` letters): by a
+    /// bounded walk over the layer's lexicon or name index (whole keys only), or, for a layer
+    /// without either, over its features' keys. Each feature once, at its smallest distance, in
+    /// feature order.
     func typoMatches(_ key: [UInt8]) -> [TypoMatch] {
         guard TypoRule.letters(of: key) >= TypoRule.minimumLetters, key.first != 0x20 else { return [] }
         var found: [TypoMatch] = []

@@ -64,24 +64,13 @@ public struct ExportError: Error, Sendable, CustomStringConvertible, Equatable {
 /// The map stores no rings, only each feature's edges in the tiles they touch; the export reads
 /// every edge once (``RecoveredEdges``), chains them into rings (``RingChainer``), and groups the
 /// rings into polygons with outer rings counter-clockwise and holes clockwise
-/// (``PolygonAssembler``). Coordinates are the quantized ones, written exactly
-/// (``DegreeText``). Each feature carries its id as the Feature's `"id"` member, its kept
-/// properties in their JSON kinds, and an `id` property holding the id when `gmap build`'s
-/// automatic choice (`id`, `tzid`, `iso_3166_2`, `iso_a2`, `ISO_A2`, `name`, then the `"id"`
-/// member) would otherwise pick another value. Building the output again at the same precision
-/// gives a map with the same features, answering every point the same; with `--keep all`,
-/// exporting that map gives the same bytes again.
-///
-/// One caveat on order: the builder orders features by area, summed over the polygons as the
-/// source grouped them (outer ring minus its holes). Where a feature's rings overlap each other
-/// (the same ring twice, overlapping parts), the source's grouping can differ from the even-odd
-/// one written here, so the rebuilt map can give such a feature another area, and with it
-/// another place among the features it overlaps. From the first rebuild on the export is a
-/// fixed point. For rings that do not overlap (valid polygons) the grouping is the source's.
-///
-/// One feature per line, written in chunks of about a megabyte, so memory stays proportional to
-/// the layer's edges (about 32 bytes each, 64 for an edge whose vertices lie in two tiles, until
-/// its feature is written) rather than to the text.
+/// (``PolygonAssembler``). Coordinates are the quantized ones, written exactly (``DegreeText``).
+/// Each feature carries its id as the Feature's `"id"` member, its kept properties in their JSON
+/// kinds, and an `id` property holding the id where `gmap build` would otherwise pick another
+/// value. Building the output again at the same precision gives a map with the same features,
+/// answering every point the same. One feature per line, in chunks of about a megabyte. The
+/// feature order on a rebuild (where a feature's rings overlap) and memory:
+/// Docs/Internals.md#export-feature-order-on-a-rebuild.
 public struct GeoJSONExport: Sendable {
     /// Whether to write what can be read from a damaged map instead of failing.
     public var allowsDamage: Bool

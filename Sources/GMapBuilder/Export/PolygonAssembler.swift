@@ -8,12 +8,10 @@ import GMap
 /// are turned counter-clockwise and holes clockwise (RFC 7946), each keeping its first vertex.
 ///
 /// The builder answers by the even-odd rule over all of a feature's rings, so any grouping gives
-/// the same answers when the export is built again; this one makes the file right in GIS tools.
-/// Whether one ring lies inside another is decided exactly, at a vertex of the inner ring that is
-/// not on the outer one, else at the midpoint of one of its edges that is not. Rings that lie on
-/// each other's boundary everywhere (the same ring twice) are nested in a fixed order, so that
-/// a ring given twice is an outer ring and its hole, as the even-odd rule says. Bounding boxes
-/// and per-ring strip indexes keep features of thousands of rings fast.
+/// the same answers when rebuilt; this one makes the file right in GIS tools. Containment is
+/// decided exactly, at a vertex of the inner ring not on the outer one, else at the midpoint of one
+/// of its edges that is not. The same ring twice is nested in a fixed order: an outer ring and its
+/// hole, as the even-odd rule says. Bounding boxes and per-ring strip indexes keep it fast.
 struct PolygonAssembler: Sendable {
     /// Polygons, each `[outer, hole, …]`, in canonical order (see ``ExportRing/precedes(_:)``).
     private(set) var polygons: [[ExportRing]] = []

@@ -3,16 +3,15 @@ import GMap
 /// One edge of a feature's rings as read back from a map, in grid units, with what the tile
 /// records say about its neighbours.
 ///
-/// The vertices are in the direction the tile stored the edge. That is the direction of the
-/// feature's own ring only where the map stores each feature's edges apart (formats 1 and 2); a
-/// map that stores an edge once for all the features using it (format 3) stores it in one
-/// feature's direction, so for the others it may run backwards. ``RingChainer`` therefore treats
-/// the edge as undirected, and the direction only breaks ties.
+/// The vertices are in the direction the tile stored the edge: the feature's own ring's where the
+/// map stores each feature's edges apart (formats 1 and 2), but a map that stores an edge once for
+/// all the features using it (format 3) stores it in one feature's direction, so for the others it
+/// may run backwards. ``RingChainer`` therefore treats the edge as undirected, and the direction
+/// only breaks ties.
 ///
-/// The hints come from runs: within a run each edge's end is the next edge's start, so at each of
-/// its vertices an edge may know the far vertex of the edge next to it in its ring. A hint equal
-/// to its own vertex means none: an edge never starts where it ends, so no neighbour's far
-/// vertex can be the vertex they share.
+/// The hints come from runs: at each of its vertices an edge may know the far vertex of the edge
+/// next to it in its ring; a hint equal to its own vertex means none
+/// (Docs/Internals.md#export-edges-read-back).
 public struct RecoveredEdge: Sendable, Equatable {
     /// The start vertex, in the stored direction.
     public var startX: Int32, startY: Int32
@@ -78,16 +77,10 @@ enum PackedVertex {
 /// Each *end* of an edge is read in the leaf tile whose half-open rectangle `[W, E) × [S, N)` holds
 /// its vertex: the leaf tiles partition the grid, and the edge touches that tile, so that tile
 /// stores it. An edge whose two vertices lie in one tile is read whole there; the others are read
-/// as two loose ends, which ``EdgeEndJoiner`` joins again. This works whatever direction the
-/// tiles store an edge in, even a different one in each tile.
+/// as two loose ends, which ``EdgeEndJoiner`` joins again, whatever direction each tile stores it in.
 ///
-/// The hint at a vertex comes from the tile holding the vertex, where the edge and its ring
-/// neighbour at that vertex both lie. Formats 1 and 2 keep a ring's edges in one run while they
-/// touch the tile, so every vertex has its hints except where a ring starts. A format 3 run
-/// follows the ring of the first feature using its edges and breaks where the set of features
-/// using them changes, so there some vertices have none, and where a feature's rings touch at a
-/// vertex a run may join them along a neighbour's ring. The hints only steer which ring an edge
-/// is chained into: any partition into runs gives the same answers.
+/// The hint at a vertex comes from the tile holding the vertex; hints only steer which ring an edge
+/// is chained into (any partition into runs gives the same answers): Docs/Internals.md#export-edges-read-back.
 public struct RecoveredEdges: Sendable {
     /// Per feature index, the edges read whole, in tile order.
     private var wholeEdges: [[RecoveredEdge]]

@@ -34,31 +34,14 @@ public struct ExportRing: Sendable, Equatable {
 
 /// Chains one feature's edges into closed rings, whatever direction each edge was stored in.
 ///
-/// The edges are taken as undirected segments. The source rings were closed, and a map that
-/// stores an edge once for several features drops the edges a feature uses twice in pairs, so at
-/// every vertex an even number of edge ends meet: a walk that leaves its start along an unused
-/// edge can always go on until it is back there, and the walks use every edge once. Every such
-/// partition of the edges into closed rings gives the same even-odd answers; the choice only
-/// decides whether the rings are the source's simple ones. At each vertex the walk takes, in
-/// order of preference:
-///
-/// 1. an edge the hints join to the one it arrived by: each names the other's far vertex (a
-///    hint is the far vertex of the edge next to it in its run, see ``RecoveredEdge``), or one
-///    does and the other has no hint;
-/// 2. nothing: the ring closes, when the vertex is where it started;
-/// 3. an edge that a hint of one side only joins to it, the other side's hint naming another edge;
-/// 4. an edge without a hint at the vertex (where a source ring starts), then any unused edge.
-///
-/// Among equals it prefers an edge stored in the direction the walk arrived in, then the first in
-/// coordinate order. A ring that passes its start vertex twice stays one ring: arriving there
-/// the first time, the edge that goes on names in its hint the vertex the walk came from
-/// (step 1), which wins over closing.
-///
-/// Walks start at edge ends without a hint (the source rings' first vertices) before any other,
-/// in coordinate order, and each ring is turned counter-clockwise (``ExportRing/canonicallyOriented()``),
-/// so the output depends only on the edges and their hints, never on the tiles' order or on the
-/// direction the edges were walked in. A map rebuilt from the export stores the exported rings'
-/// hints and chains into the same rings again.
+/// The edges are taken as undirected segments. At every vertex an even number of edge ends meet,
+/// so walks from unused edges always close and use every edge once; every such partition gives
+/// the same even-odd answers, and the choice only decides whether the rings are the source's
+/// simple ones. At each vertex the walk prefers the edge that the hints (``RecoveredEdge``) join
+/// to the one it arrived by. Walks start at edge ends without a hint, in coordinate order, and
+/// each ring is turned counter-clockwise (``ExportRing/canonicallyOriented()``), so the output
+/// depends only on the edges and their hints; a map rebuilt from the export chains into the same
+/// rings again. The order of preference, step by step: Docs/Internals.md#export-edges-chained-into-rings.
 public struct RingChainer: Sendable {
     /// The rings, in the order they were found, each counter-clockwise (or, without area, in its
     /// canonical direction) from its first vertex.

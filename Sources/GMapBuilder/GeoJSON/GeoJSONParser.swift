@@ -4,18 +4,6 @@
 
 import GMapCodecs
 
-
-/// The geometry types the reader knows.
-private enum GeometryType {
-    case polygon
-    case multiPolygon
-    case lineString
-    case multiLineString
-    case point
-    case multiPoint
-    case other(String)
-}
-
 /// Parses one input. Internal state: a read buffer `buf[0..<end]` holding input bytes
 /// `baseOffset ..< baseOffset + end`; `pos` is the next byte to look at. A `mark` keeps bytes from being
 /// discarded when the buffer is refilled (used to capture raw "coordinates" text seen before the geometry type).
@@ -75,7 +63,7 @@ final class GeoJSONParser {
     }
 
     /// A parser reading `source`, or the file descriptor `fd` when there is no source.
-    private init(fd: Int32, source: (any ByteSource)?, name: String, chunkSize: Int, limits: InputLimits) {
+    init(fd: Int32, source: (any ByteSource)?, name: String, chunkSize: Int, limits: InputLimits) {
         self.fd = fd
         self.limits = limits
         self.name = name
@@ -115,14 +103,14 @@ final class GeoJSONParser {
     // MARK: - Objects with known members
 
     /// At the `{` of an object: consumes it. Returns the first byte after it (not consumed).
-    private func beginObject() throws(GeoJSONError) -> Int {
+    func beginObject() throws(GeoJSONError) -> Int {
         pos &+= 1
         return try skipWhitespace()
     }
 
     /// At the opening quote of a member name (`c`): reads the name into `keyBytes` and the `:` after it.
     /// Returns the first byte of the value (not consumed).
-    private func readMemberName(_ c: Int, in context: String) throws(GeoJSONError) -> Int {
+    func readMemberName(_ c: Int, in context: String) throws(GeoJSONError) -> Int {
         guard c == Int(cQuote) else { throw expected("a member name string in \(context)", c) }
         try readString(into: &keyBytes)
         let d = try skipWhitespace()
@@ -132,7 +120,7 @@ final class GeoJSONParser {
     }
 
     /// After a member's value: consumes `,` (returning the next byte) or `}` (returning nil).
-    private func nextMember(in context: String) throws(GeoJSONError) -> Int? {
+    func nextMember(in context: String) throws(GeoJSONError) -> Int? {
         let c = try skipWhitespace()
         if c == Int(cComma) {
             pos &+= 1
@@ -145,20 +133,36 @@ final class GeoJSONParser {
         throw expected("',' or '}' in \(context)", c)
     }
 
-    private func keyIs(_ s: StaticString) -> Bool {
+    /// After an array's element: consumes `,` (returning the next byte) or `]` (returning nil);
+    /// `expecting` names what was expected otherwise ("',' or ']' in coordinates").
+    @inline(__always)
+    func nextElement(expecting: String) throws(GeoJSONError) -> Int? {
+        let c = try skipWhitespace()
+        if c == Int(cComma) {
+            pos &+= 1
+            return try skipWhitespace()
+        }
+        if c == Int(cRBracket) {
+            pos &+= 1
+            return nil
+        }
+        throw expected(expecting, c)
+    }
+
+    func keyIs(_ s: StaticString) -> Bool {
         let n = s.utf8CodeUnitCount
         guard keyBytes.count == n else { return false }
         return keyBytes.elementsEqual(UnsafeBufferPointer(start: s.utf8Start, count: n))
     }
 
-    private func stringBytesAre(_ s: StaticString) -> Bool {
+    func stringBytesAre(_ s: StaticString) -> Bool {
         let n = s.utf8CodeUnitCount
         guard stringBytes.count == n else { return false }
         return stringBytes.elementsEqual(UnsafeBufferPointer(start: s.utf8Start, count: n))
     }
 
     /// Reads a string value (first byte `c`) that must be a string, into `stringBytes`.
-    private func readStringValue(_ c: Int, what: String) throws(GeoJSONError) {
+    func readStringValue(_ c: Int, what: String) throws(GeoJSONError) {
         guard c == Int(cQuote) else { throw fail("\(what) must be a string") }
         try readString(into: &stringBytes)
     }
@@ -168,7 +172,7 @@ final class GeoJSONParser {
     /// Skips a UTF-8 byte order mark at the start of the input; input in UTF-16 or UTF-32 (by its
     /// byte order mark, or by the zero bytes around the ASCII characters JSON starts with) is an error
     /// saying so.
-    private func skipByteOrderMark() throws(GeoJSONError) {
+    func skipByteOrderMark() throws(GeoJSONError) {
         while end - pos < 4, try refill() {}
         let head = Array(UnsafeBufferPointer(start: buf + pos, count: min(4, end - pos)))
         if let encoding = TextEncodingSniffer.wideEncoding(of: head) {
@@ -195,7 +199,7 @@ final class GeoJSONParser {
     /// recognised at its first "type" or "features" member, so only the start of it is looked at; a first
     /// Feature is kept in the buffer until the byte after it. Input that is neither (or broken) is left to
     /// ``parseCollection(_:)`` to report.
-    private func detectLayout() throws(GeoJSONError) -> GeoJSONLayout {
+    func detectLayout() throws(GeoJSONError) -> GeoJSONLayout {
         var c = try skipWhitespace()
         if c == Int(cRecordSeparator) { return .featureSequence }
         guard c == Int(cLBrace) else { return .featureCollection }
@@ -236,7 +240,7 @@ final class GeoJSONParser {
 
     /// Parses a sequence of Feature objects: newline-delimited GeoJSON, or RFC 8142 text sequences (each
     /// feature after an RS byte). Whitespace and RS bytes between features are skipped.
-    private func parseSequence(_ body: (GeoJSONFeature) throws -> Void) throws -> Int {
+    func parseSequence(_ body: (GeoJSONFeature) throws -> Void) throws -> Int {
         var count = 0
         while true {
             var c = try skipWhitespace()
@@ -252,7 +256,7 @@ final class GeoJSONParser {
 
     /// Parses the feature object that starts at `pos` (byte `c`, which must be `{`, else an error saying
     /// `expecting`) as feature `index`, and hands it to `body`.
-    private func deliverFeature(_ index: Int, at c: Int, expecting: String, to body: (GeoJSONFeature) throws -> Void) throws {
+    func deliverFeature(_ index: Int, at c: Int, expecting: String, to body: (GeoJSONFeature) throws -> Void) throws {
         featureIndex = index
         guard c == Int(cLBrace) else { throw expected(expecting, c) }
         let feature = try parseFeature(index: index)
@@ -261,7 +265,7 @@ final class GeoJSONParser {
     }
 
     /// Parses a FeatureCollection, calling `body` for each feature.
-    private func parseCollection(_ body: (GeoJSONFeature) throws -> Void) throws -> Int {
+    func parseCollection(_ body: (GeoJSONFeature) throws -> Void) throws -> Int {
         var c = try skipWhitespace()
         guard c == Int(cLBrace) else {
             throw c < 0 ? fail("empty input: expected a FeatureCollection object") : fail("top-level value must be an object")
@@ -277,35 +281,22 @@ final class GeoJSONParser {
             while let m = next {
                 c = try readMemberName(m, in: "top-level object")
                 if keyIs("type") {
-                    if sawType { throw fail("duplicate \"type\" member in top-level object") }
-                    sawType = true
-                    try readStringValue(c, what: "top-level \"type\"")
-                    if !stringBytesAre("FeatureCollection") {
-                        throw fail("top-level type must be FeatureCollection")
+                    try readType(c, seen: &sawType, in: "top-level object", what: "top-level", expected: "FeatureCollection") {
+                        "top-level type must be FeatureCollection"
                     }
                 } else if keyIs("features") {
-                    if sawFeatures { throw fail("duplicate \"features\" member in top-level object") }
-                    sawFeatures = true
+                    try claim("features", seen: &sawFeatures, in: "top-level object")
                     guard c == Int(cLBracket) else { throw fail("\"features\" must be an array") }
                     pos &+= 1
                     c = try skipWhitespace()
                     if c == Int(cRBracket) {
                         pos &+= 1
                     } else {
-                        while true {
-                            try deliverFeature(count, at: c, expecting: "a feature object", to: body)
+                        var element: Int? = c
+                        while let start = element {
+                            try deliverFeature(count, at: start, expecting: "a feature object", to: body)
                             count += 1
-                            c = try skipWhitespace()
-                            if c == Int(cComma) {
-                                pos &+= 1
-                                c = try skipWhitespace()
-                                continue
-                            }
-                            if c == Int(cRBracket) {
-                                pos &+= 1
-                                break
-                            }
-                            throw expected("',' or ']' after a feature", c)
+                            element = try nextElement(expecting: "',' or ']' after a feature")
                         }
                     }
                 } else {
@@ -321,10 +312,24 @@ final class GeoJSONParser {
         return count
     }
 
+    /// Marks a member of an object as read, refusing a second one: `"type"` twice is a damaged file, not a choice.
+    func claim(_ member: String, seen: inout Bool, in object: String) throws(GeoJSONError) {
+        if seen { throw fail("duplicate \"\(member)\" member in \(object)") }
+        seen = true
+    }
+
+    /// Reads the `"type"` member at `c` of an object (once), refusing any value but `expected` with `message`.
+    func readType(_ c: Int, seen: inout Bool, in object: String, what: String, expected: StaticString,
+                          otherwise message: () -> String) throws(GeoJSONError) {
+        try claim("type", seen: &seen, in: object)
+        try readStringValue(c, what: "\(what) \"type\"")
+        if !stringBytesAre(expected) { throw fail(message()) }
+    }
+
     // MARK: - Features
 
     /// Parses the feature object at `pos`.
-    private func parseFeature(index: Int) throws(GeoJSONError) -> GeoJSONFeature {
+    func parseFeature(index: Int) throws(GeoJSONError) -> GeoJSONFeature {
         var sawType = false
         var sawID = false
         var sawProperties = false
@@ -339,15 +344,11 @@ final class GeoJSONParser {
         while let m = next {
             let c = try readMemberName(m, in: "feature")
             if keyIs("type") {
-                if sawType { throw fail("duplicate \"type\" member in feature") }
-                sawType = true
-                try readStringValue(c, what: "feature \"type\"")
-                if !stringBytesAre("Feature") {
-                    throw fail("feature type must be \"Feature\", found \"\(InputExcerpt.text(stringBytes))\"")
+                try readType(c, seen: &sawType, in: "feature", what: "feature", expected: "Feature") {
+                    "feature type must be \"Feature\", found \"\(InputExcerpt.text(stringBytes))\""
                 }
             } else if keyIs("id") {
-                if sawID { throw fail("duplicate \"id\" member in feature") }
-                sawID = true
+                try claim("id", seen: &sawID, in: "feature")
                 switch c {
                 case Int(cQuote):
                     try readString(into: &stringBytes)
@@ -360,8 +361,7 @@ final class GeoJSONParser {
                     throw fail("feature \"id\" must be a string or a number")
                 }
             } else if keyIs("properties") {
-                if sawProperties { throw fail("duplicate \"properties\" member in feature") }
-                sawProperties = true
+                try claim("properties", seen: &sawProperties, in: "feature")
                 if c == Int(cLBrace) {
                     properties = try parseProperties()
                 } else if c == 0x6E {
@@ -392,7 +392,7 @@ final class GeoJSONParser {
     /// Parses a "properties" object at `pos`.
     /// Their bytes counted as ``InputLimits/propertyBytes`` says are an error past that limit, at the
     /// member that goes over it.
-    private func parseProperties() throws(GeoJSONError) -> [(key: String, value: JSONValue)] {
+    func parseProperties() throws(GeoJSONError) -> [(key: String, value: JSONValue)] {
         var result: [(key: String, value: JSONValue)] = []
         var total = 0
         let limit = limits.propertyBytes
@@ -442,290 +442,7 @@ final class GeoJSONParser {
     }
 
     /// The error for a feature's properties over ``InputLimits/propertyBytes``, at the member that went over.
-    private func propertiesTooLarge(at offset: Int) -> GeoJSONError {
+    func propertiesTooLarge(at offset: Int) -> GeoJSONError {
         limitExceeded("the feature's properties are", limit: limits.propertyBytes, option: "--max-properties", offset: offset, larger: true)
-    }
-
-    // MARK: - Geometry
-
-    /// Parses a geometry object at `pos`.
-    private func parseGeometry() throws(GeoJSONError) -> GeoJSONGeometry {
-        var kind: GeometryType? = nil
-        var geometry: GeoJSONGeometry? = nil
-        var captured: (bytes: [UInt8], offset: Int, line: Int)? = nil
-        var sawCoordinates = false
-        var next: Int? = try beginObject()
-        if next == Int(cRBrace) {
-            pos &+= 1
-            next = nil
-        }
-        while let m = next {
-            let c = try readMemberName(m, in: "geometry")
-            if keyIs("type") {
-                if kind != nil { throw fail("duplicate \"type\" member in geometry") }
-                try readStringValue(c, what: "geometry \"type\"")
-                if stringBytesAre("Polygon") {
-                    kind = .polygon
-                } else if stringBytesAre("MultiPolygon") {
-                    kind = .multiPolygon
-                } else if stringBytesAre("LineString") {
-                    kind = .lineString
-                } else if stringBytesAre("MultiLineString") {
-                    kind = .multiLineString
-                } else if stringBytesAre("Point") {
-                    kind = .point
-                } else if stringBytesAre("MultiPoint") {
-                    kind = .multiPoint
-                } else if stringBytesAre("GeometryCollection") {
-                    kind = .other(String(decoding: stringBytes, as: UTF8.self))
-                } else {
-                    throw fail("unknown geometry type \"\(InputExcerpt.text(stringBytes))\"")
-                }
-            } else if keyIs("coordinates") {
-                if sawCoordinates { throw fail("duplicate \"coordinates\" member in geometry") }
-                sawCoordinates = true
-                switch kind {
-                case .other?:
-                    try walkValue(emit: false, depth: 4)
-                case let known?:
-                    geometry = try parseCoordinates(of: known)
-                case nil:
-                    // The type is not known yet: keep the raw text and parse it once it is.
-                    mark = pos
-                    let offset = baseOffset &+ pos
-                    let line = line(at: pos)
-                    try walkValue(emit: false, depth: 4)
-                    let bytes = Array(UnsafeBufferPointer(start: buf + mark, count: pos - mark))
-                    mark = -1
-                    captured = (bytes, offset, line)
-                }
-            } else {
-                try walkValue(emit: false, depth: 4)
-            }
-            next = try nextMember(in: "geometry")
-        }
-        guard let kind else { throw fail("geometry has no \"type\" member") }
-        if case .other(let name) = kind { return .unsupported(name) }
-        if let geometry { return geometry }
-        guard let captured else { throw fail("\(Self.name(of: kind)) geometry has no \"coordinates\" member") }
-        let sub = GeoJSONParser(
-            memory: captured.bytes, chunkSize: max(captured.bytes.count, 1), baseOffset: captured.offset,
-            baseLine: captured.line, featureIndex: featureIndex, limits: limits)
-        return try sub.parseCoordinates(of: kind)
-    }
-
-    /// The GeoJSON name of a geometry type.
-    private static func name(of kind: GeometryType) -> String {
-        switch kind {
-        case .polygon: return "Polygon"
-        case .multiPolygon: return "MultiPolygon"
-        case .lineString: return "LineString"
-        case .multiLineString: return "MultiLineString"
-        case .point: return "Point"
-        case .multiPoint: return "MultiPoint"
-        case .other(let name): return name
-        }
-    }
-
-    /// Parses the coordinates of a geometry of type `kind` at the next non-whitespace byte.
-    private func parseCoordinates(of kind: GeometryType) throws(GeoJSONError) -> GeoJSONGeometry {
-        switch kind {
-        case .polygon: return .polygons([try parsePolygon(number: 0)])
-        case .multiPolygon: return .polygons(try parseMultiPolygon())
-        case .lineString: return .lines([try parsePositions(what: "LineString")])
-        case .multiLineString: return .lines(try parseList(what: "MultiLineString") { () throws(GeoJSONError) in try parsePositions(what: "line") })
-        case .point:
-            let c = try skipWhitespace()
-            guard c == Int(cLBracket) else { throw expected("'[' to start Point coordinates", c) }
-            pos &+= 1
-            return .points([try parsePosition()])
-        case .multiPoint: return .points(try parsePositions(what: "MultiPoint"))
-        case .other(let name): return .unsupported(name)
-        }
-    }
-
-    /// Parses a list of positions (a LineString's or a MultiPoint's coordinates) at the next
-    /// non-whitespace byte.
-    private func parsePositions(what: String) throws(GeoJSONError) -> [GeoJSONPosition] {
-        try parseList(what: what) { () throws(GeoJSONError) in
-            let c = try skipWhitespace()
-            guard c == Int(cLBracket) else { throw expected("'[' to start a position", c) }
-            pos &+= 1
-            return try parsePosition()
-        }
-    }
-
-    /// Parses `[element, …]` at the next non-whitespace byte, each element by `element`.
-    private func parseList<Element>(what: String, _ element: () throws(GeoJSONError) -> Element) throws(GeoJSONError) -> [Element] {
-        var c = try skipWhitespace()
-        guard c == Int(cLBracket) else { throw expected("'[' to start \(what) coordinates", c) }
-        pos &+= 1
-        var elements: [Element] = []
-        c = try skipWhitespace()
-        if c == Int(cRBracket) {
-            pos &+= 1
-            return elements
-        }
-        while true {
-            elements.append(try element())
-            c = try skipWhitespace()
-            if c == Int(cComma) {
-                pos &+= 1
-                continue
-            }
-            if c == Int(cRBracket) {
-                pos &+= 1
-                return elements
-            }
-            throw expected("',' or ']' in coordinates", c)
-        }
-    }
-
-    /// Parses MultiPolygon coordinates at the next non-whitespace byte.
-    private func parseMultiPolygon() throws(GeoJSONError) -> [[[GeoJSONPosition]]] {
-        var c = try skipWhitespace()
-        guard c == Int(cLBracket) else { throw expected("'[' to start MultiPolygon coordinates", c) }
-        pos &+= 1
-        var polygons: [[[GeoJSONPosition]]] = []
-        c = try skipWhitespace()
-        if c == Int(cRBracket) {
-            pos &+= 1
-            return polygons
-        }
-        while true {
-            polygons.append(try parsePolygon(number: polygons.count))
-            c = try skipWhitespace()
-            if c == Int(cComma) {
-                pos &+= 1
-                continue
-            }
-            if c == Int(cRBracket) {
-                pos &+= 1
-                return polygons
-            }
-            throw expected("',' or ']' in coordinates", c)
-        }
-    }
-
-    /// Parses one polygon's rings at the next non-whitespace byte.
-    private func parsePolygon(number: Int) throws(GeoJSONError) -> [[GeoJSONPosition]] {
-        var c = try skipWhitespace()
-        guard c == Int(cLBracket) else { throw expected("'[' to start polygon \(number)", c) }
-        pos &+= 1
-        var rings: [[GeoJSONPosition]] = []
-        c = try skipWhitespace()
-        if c == Int(cRBracket) {
-            pos &+= 1
-            return rings
-        }
-        while true {
-            guard c == Int(cLBracket) else { throw expected("'[' to start ring \(rings.count) of polygon \(number)", c) }
-            pos &+= 1
-            var ring: [GeoJSONPosition] = []
-            c = try skipWhitespace()
-            if c != Int(cRBracket) {
-                while true {
-                    guard c == Int(cLBracket) else { throw expected("'[' to start a position", c) }
-                    pos &+= 1
-                    ring.append(try parsePosition())
-                    c = try skipWhitespace()
-                    if c == Int(cComma) {
-                        pos &+= 1
-                        c = try skipWhitespace()
-                        continue
-                    }
-                    if c == Int(cRBracket) { break }
-                    throw expected("',' or ']' in coordinates", c)
-                }
-            }
-            pos &+= 1  // the ring's ']'
-            if ring.count < 4 {
-                throw fail(
-                    "ring \(rings.count) of polygon \(number) has \(ring.count) position\(ring.count == 1 ? "" : "s"), needs at least 4",
-                    at: pos - 1)
-            }
-            rings.append(ring)
-            c = try skipWhitespace()
-            if c == Int(cComma) {
-                pos &+= 1
-                c = try skipWhitespace()
-                continue
-            }
-            if c == Int(cRBracket) {
-                pos &+= 1
-                return rings
-            }
-            throw expected("',' or ']' in coordinates", c)
-        }
-    }
-
-    /// Parses a position after its `[`, up to and including its `]`.
-    @inline(__always)
-    private func parsePosition() throws(GeoJSONError) -> GeoJSONPosition {
-        var c = try skipWhitespace()
-        if c == Int(cRBracket) { throw fail("position has 0 numbers, needs at least 2") }
-        var start = 0
-        let longitude = try readCoordinate(c, start: &start)
-        if !(longitude >= -180 && longitude <= 180) {
-            throw fail("longitude \(excerpt(start, pos)) is outside [-180, 180]", at: start)
-        }
-        c = try skipWhitespace()
-        if c == Int(cRBracket) { throw fail("position has 1 number, needs at least 2") }
-        guard c == Int(cComma) else { throw expected("',' or ']' in position", c) }
-        pos &+= 1
-        c = try skipWhitespace()
-        let latitude = try readCoordinate(c, start: &start)
-        if !(latitude >= -90 && latitude <= 90) {
-            throw fail("latitude \(excerpt(start, pos)) is outside [-90, 90]", at: start)
-        }
-        c = try skipWhitespace()
-        while c == Int(cComma) {
-            pos &+= 1
-            c = try skipWhitespace()
-            _ = try readCoordinate(c, start: &start)
-            c = try skipWhitespace()
-        }
-        guard c == Int(cRBracket) else { throw expected("',' or ']' in position", c) }
-        pos &+= 1
-        return GeoJSONPosition(longitude: longitude, latitude: latitude)
-    }
-
-    /// Reads a coordinate number whose first byte `c` is at `pos`; `start` receives its buffer index.
-    @inline(__always)
-    private func readCoordinate(_ c: Int, start: inout Int) throws(GeoJSONError) -> Double {
-        guard c == Int(cMinus) || (c >= Int(cZero) && c <= Int(cNine)) else {
-            throw notANumber(c)
-        }
-        let s = try scanNumberSpan()
-        guard let v = numberValue(s, pos, wantValue: true) else {
-            throw notANumber(c, spanStart: s)
-        }
-        start = s
-        return v
-    }
-
-    /// The error for a coordinate that is not a JSON number, quoting what was written: the scanned
-    /// span from `spanStart` and the letters, digits and signs right after it that are in the buffer
-    /// (NaN, Infinity, 1.5x), at most ``InputExcerpt/maximumBytes`` of them.
-    private func notANumber(_ c: Int, spanStart: Int? = nil) -> GeoJSONError {
-        if c < 0 { return fail("unexpected end of input: expected a number in position") }
-        let at = spanStart ?? pos
-        if let spanStart, pos == end, eof { return invalidNumber(spanStart) }
-        var stop = pos
-        while stop < end && stop - at <= InputExcerpt.maximumBytes {
-            let b = buf[stop]
-            let isWordByte = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
-                || b == cMinus || b == cPlus || b == cDot
-            if !isWordByte { break }
-            stop &+= 1
-        }
-        if stop == at {
-            if c == Int(cQuote) { return fail("coordinate is a string, not a number", at: at) }
-            if c == Int(cLBracket) || c == Int(cLBrace) {
-                return fail("coordinate is an array or object, not a number", at: at)
-            }
-            return fail("expected a number in position", at: at)
-        }
-        return fail("coordinate is not a number: \(excerpt(at, stop))", at: at)
     }
 }

@@ -19,17 +19,10 @@ public enum GeoJSONLayout: Sendable, Equatable {
 /// The input is read in chunks (1 MiB by default) and only the current feature is materialised, so
 /// collections of hundreds of megabytes can be read in bounded memory (the read buffer plus one feature).
 ///
-/// The parser is strict JSON (RFC 8259) with these choices:
-/// - a UTF-8 byte order mark at the very start is skipped; UTF-16 and UTF-32 input (by its byte order
-///   mark or its zero bytes) is an error that says so;
-/// - a string, a number or a feature's properties larger than its ``limits`` is an error naming the
-///   limit, so memory stays bounded on any input;
-/// - error messages quote at most ``InputExcerpt/maximumBytes`` bytes of the input, escaped;
-/// - a `\u` escape that is a lone surrogate is an error;
-/// - invalid UTF-8 inside kept strings (property keys and values) is replaced by U+FFFD;
-/// - nesting deeper than 512 arrays/objects is an error (the parser never recurses, so hostile input cannot
-///   exhaust the stack);
-/// - anything but whitespace after the top-level object is an error.
+/// The parser is strict JSON (RFC 8259): a string, a number or a feature's properties larger than
+/// its ``limits`` is an error naming the limit, and error messages quote at most
+/// ``InputExcerpt/maximumBytes`` bytes of the input, escaped. Its other choices (byte order marks,
+/// UTF-16, surrogates, invalid UTF-8, nesting): Docs/Errors.md#what-the-geojson-parser-accepts.
 ///
 /// Ring and polygon numbers in error messages are 0-based, like feature indices.
 public struct GeoJSONReader {

@@ -12,8 +12,7 @@ import GMap
 /// vertical interval, is the label point; every point chosen is checked with the reader's exact
 /// even-odd rule (``EvenOddRule``), and a move that would leave the feature is not made. When no
 /// line meets the feature (small islands far apart), the lines cross each ring's own box instead,
-/// the largest box first. A feature with no
-/// such point (it kept no ring) has none.
+/// the largest box first. A feature with no such point (it kept no ring) has none.
 struct LabelPoints {
     /// How many horizontal lines cross each feature.
     static let scanLines = 64

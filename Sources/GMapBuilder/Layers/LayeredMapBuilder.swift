@@ -1,7 +1,6 @@
 import GMap
 
-/// Builds a map of several layers (format 2.1): each layer its own feature set, grid and name
-/// index, all in one file with one string pool.
+/// Builds a map of several layers (format 2.1), each its own feature set, grid and name index, in one file (Docs/Library.md#layered-maps-from-swift).
 ///
 /// ```swift
 /// var countries = try MapBuilder(options: BuildOptions())
@@ -13,10 +12,6 @@ import GMap
 /// try map.addLayer(named: "state", states)
 /// let (bytes, reports) = try map.finish()
 /// ```
-///
-/// The first layer is written to the sections a 2.0 reader reads (`GRID`, `TILE`, `FEAT`, `PROP`),
-/// so such a reader answers from the first layer. The build metadata and the options that shape
-/// the file as a whole (quantization, ``BuildOptions/writesLayerIndexes``) are the first layer's.
 public struct LayeredMapBuilder {
     /// The name a single-input build gives its one layer.
     public static let defaultLayerName = "default"
@@ -140,18 +135,15 @@ public struct LayeredMapBuilder {
         writer.add(.strings, strings.bytes)
         reports[0].sectionSizes.append(("META", metadata.count))
         reports[0].sectionSizes.append(("STRS", strings.bytes.count))
-        // The least minor version that defines everything in the file: each layer's kind (lines or
-        // points make it 3.1; polygons alone stay 3.0, byte for byte), parity groups (repeated
-        // slots: 3.2), an address index (3.3), a layer of compact points (3.4), banded polygons (3.5),
-        // named compact points (3.6).
-        let needs = layers.map { $0.kind.minorVersion } + [
-            reports.contains { $0.repeatsSlots } ? FormatLayout.minorVersionWithPartGroups : FormatLayout.minorVersion,
-            writesAddressIndex ? FormatLayout.minorVersionWithAddressIndex : FormatLayout.minorVersion,
-            reports.contains { $0.compactPoints } ? FormatLayout.minorVersionWithCompactPoints : FormatLayout.minorVersion,
-            reports.contains { $0.runBands } ? FormatLayout.minorVersionWithRunBands : FormatLayout.minorVersion,
-            reports.contains { $0.lexicon } ? FormatLayout.minorVersionWithLexicons : FormatLayout.minorVersion,
-        ]
-        let minor = major >= 3 ? needs.max() ?? FormatLayout.minorVersion
+        // The least minor version that defines everything in the file (polygons alone stay 3.0, byte for byte).
+        let needs = reports.map { $0.encoding.minorVersion }
+            + (reports.contains { $0.repeatsSlots } ? [.partGroups] : []) + (writesAddressIndex ? [.addressIndex] : [])
+        let needed = needs.max() ?? .polygons
+        if major >= 3, needed > options.newestMinorVersion {
+            throw BuildError("the map needs format \(needed.text) (\(needed.addition)), newer than --format \(options.newestMinorVersion.text) "
+                + "allows; build it with --format \(needed.text) or later")
+        }
+        let minor = major >= 3 ? needed.rawValue
             : indexes ? FormatLayout.minorVersionWithLayers : FormatLayout.minorVersionWithoutLayers
         let bytes = writer.takeBytes(quantizer: options.quantizer, majorVersion: major, minorVersion: minor)
         for index in reports.indices { reports[index].byteCount = bytes.count }

@@ -57,7 +57,7 @@ extension GeoJSONExport {
         if !one { bytes.append(UInt8(ascii: "[")) }
         for (position, part) in parts.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
-            let isPoint = kind == .points
+            let isPoint = !kind.joinsVertices
             if !isPoint { bytes.append(UInt8(ascii: "[")) }
             for (vertexPosition, vertex) in part.enumerated() {
                 if vertexPosition > 0 { bytes.append(UInt8(ascii: ",")) }

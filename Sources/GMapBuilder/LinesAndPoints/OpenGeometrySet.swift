@@ -27,7 +27,7 @@ struct OpenGeometrySet {
     var featureCount: Int { ids.count }
     var vertexCount: Int { xs.count }
     /// Segments (lines) or points.
-    var itemCount: Int { kind == .lines ? continues.reduce(0) { $0 + ($1 ? 1 : 0) } : xs.count }
+    var itemCount: Int { kind.joinsVertices ? continues.reduce(0) { $0 + ($1 ? 1 : 0) } : xs.count }
 
     init(kind: GeometryKind) {
         self.kind = kind
@@ -38,7 +38,7 @@ struct OpenGeometrySet {
                          parts: [[(longitude: Double, latitude: Double)]], quantizer: Quantizer, otherNames: [String] = []) throws {
         for (partIndex, part) in parts.enumerated() {
             for position in part where !Quantizer.isValid(latitude: position.latitude, longitude: position.longitude) {
-                let what = kind == .lines ? "line \(partIndex)" : "point \(partIndex)"
+                let what = kind.joinsVertices ? "line \(partIndex)" : "point \(partIndex)"
                 throw BuildError("feature \(featureCount + droppedFeatures) (\(InputExcerpt.text(id))): \(what) has the position [\(position.longitude), \(position.latitude)] outside [-180, 180] × [-90, 90]")
             }
         }
@@ -54,7 +54,7 @@ struct OpenGeometrySet {
             var vertices: [(x: Int64, y: Int64)] = []
             for position in part {
                 let vertex = (x: quantizer.units(position.longitude), y: quantizer.units(position.latitude))
-                if kind == .points {
+                if !kind.joinsVertices {
                     // One stored point per distinct position of the feature.
                     guard seenPoints.insert(vertex.x &* 4_000_000_000 &+ vertex.y).inserted else { continue }
                 } else if let last = vertices.last, last == vertex {
@@ -62,23 +62,23 @@ struct OpenGeometrySet {
                 }
                 vertices.append(vertex)
             }
-            if kind == .lines, vertices.count < 2 {
+            if kind.joinsVertices, vertices.count < 2 {
                 droppedLines += 1
                 continue
             }
-            if kind == .lines {
+            if kind.joinsVertices {
                 let forward = vertices.map { $0.x &* 4_000_000_000 &+ $0.y }, backward = Array(forward.reversed())
                 guard seenLines.insert(backward.lexicographicallyPrecedes(forward) ? backward : forward).inserted else {
                     repeatedLines += 1
                     continue
                 }
             }
-            label = label ?? vertices[kind == .lines ? vertices.count / 2 : 0]
+            label = label ?? vertices[kind.joinsVertices ? vertices.count / 2 : 0]
             for (index, vertex) in vertices.enumerated() {
                 xs.append(vertex.x)
                 ys.append(vertex.y)
                 featureOfVertex.append(feature)
-                continues.append(kind == .lines && index < vertices.count - 1)
+                continues.append(kind.joinsVertices && index < vertices.count - 1)
                 box.west = min(box.west, vertex.x); box.east = max(box.east, vertex.x)
                 box.south = min(box.south, vertex.y); box.north = max(box.north, vertex.y)
             }

@@ -156,7 +156,7 @@ extension OpenGeometrySet {
     func buildLayer(tags: LayerSectionTags, indexes: Bool, strings: inout StringPool, options: BuildOptions,
                     skipped: [String: Int] = [:], compact: Bool = false) throws -> MapBuilder.BuiltLayer {
         guard options.formatMajorVersion >= 3 else { throw BuildError("a layer of \(kind.name) needs format 3.1; it cannot be written in format \(options.formatMajorVersion)") }
-        guard featureCount > 0 else { throw BuildError("no feature has \(kind == .lines ? "a line of two or more distinct positions" : "a point") to build a layer from") }
+        guard featureCount > 0 else { throw BuildError("no feature has \(kind.joinsVertices ? "a line of two or more distinct positions" : "a point") to build a layer from") }
         var grid = OpenTileEncoder.grid(for: self, options: options)
         var encoder = OpenTileEncoder(set: self, options: options)
         encoder.compact = compact
@@ -177,18 +177,18 @@ extension OpenGeometrySet {
         // Compact points with other names are named compact points (3.6): a lexicon for a name index.
         let named = compact && indexes && otherNames.contains { !$0.isEmpty }
         if named, !options.writesLexicons {
-            throw BuildError("its features have other names, which format 3.6 keeps (a lexicon) and readers of 3.0 to 3.5 do not read; build it without --format 3.4, or without --other-names")
+            throw BuildError("its features have other names, which format 3.6 keeps (a lexicon) and readers of 3.0 to 3.5 do not read; build it without --format \(options.newestMinorVersion.text), or without --other-names")
         }
         if !compact, let feature = otherNames.firstIndex(where: { !$0.isEmpty }) {
             throw BuildError("feature \(feature) (\(InputExcerpt.text(ids[feature]))) has other names, which only a layer of compact points keeps (--compact-points)")
         }
         let order = Array(0..<featureCount)
         var sections: [(tag: UInt32, bytes: [UInt8])] = []
-        let geometryByte = named ? FormatLayout.Lexicon.geometry : compact ? FormatLayout.CompactPoints.geometry : nil
-        sections.append((tags.grid, GridSectionWriter.bytes(grid, directory: directory, subdirectories: [], nodes: true, geometry: kind,
-                                                            geometryByte: geometryByte)))
+        let encoding: LayerEncoding = named ? .namedCompactPoints : compact ? .compactPoints : kind.plainEncoding
+        sections.append((tags.grid, GridSectionWriter.bytes(grid, directory: directory, subdirectories: [], nodes: true, encoding: encoding)))
         sections.append((tags.tiles, encoder.blob))
         var report = BuildReport()
+        report.encoding = encoding
         if compact {
             let step = CompactPointWriter.step(of: self)
             let table = try CompactPointWriter.sections(self, order: encoder.compactOrder, step: step, indexes: indexes && !named, strings: &strings)
@@ -198,10 +198,8 @@ extension OpenGeometrySet {
             if named {
                 let lexicon = try LexiconWriter.section(ids: ids, otherNames: otherNames, order: encoder.compactOrder)
                 sections.append((tags.names, lexicon.bytes))
-                report.lexicon = true
                 report.otherNameCount = lexicon.otherNames
             }
-            report.compactPoints = true
             report.pointStep = step
         } else {
         let tables = try FeatureTableWriter.sections(ids: ids, properties: properties, boxes: boxes,
@@ -223,7 +221,7 @@ extension OpenGeometrySet {
         report.geometry = kind
         report.featureCount = featureCount
         report.vertexCount = vertexCount
-        report.lineCount = kind == .lines ? continues.reduce(0) { $0 + ($1 ? 0 : 1) } : 0
+        report.lineCount = kind.joinsVertices ? continues.reduce(0) { $0 + ($1 ? 0 : 1) } : 0
         report.droppedFeatures = droppedFeatures
         report.skippedGeometries = skipped
         report.grid = grid

@@ -47,7 +47,7 @@ struct OpenTileEncoder {
         let w = grid.tileWidth, h = grid.tileHeight
         for index in 0..<set.vertexCount {
             let x = set.xs[index], y = set.ys[index]
-            guard set.kind == .lines else {
+            guard set.kind.joinsVertices else {
                 tiles[Int(((y - grid.originY) / h) * grid.columns + (x - grid.originX) / w)].append(index)
                 continue
             }
@@ -112,7 +112,7 @@ struct OpenTileEncoder {
         }
         counts.recordTiles += 1
         counts.edgesPerLeaf.append(items.count)
-        let bytes = set.kind == .lines ? lineRecord(bounds: bounds, items: items, features: features)
+        let bytes = set.kind.joinsVertices ? lineRecord(bounds: bounds, items: items, features: features)
                                        : pointRecord(bounds: bounds, items: items, features: features)
         if let offset = recordOffsets[bytes] { return Reference(kind: TileEntry.recordKind, value: offset) }
         let offset = blob.count
@@ -147,7 +147,7 @@ struct OpenTileEncoder {
         var partItems = [[Int]](repeating: [], count: Int(factor * factor))
         for item in items {
             let x = set.xs[item], y = set.ys[item]
-            if set.kind == .points {
+            if !set.kind.joinsVertices {
                 let column = TileBounds.partIndex(offset: x - bounds.west, length: bounds.width, factor: factor)
                 let row = TileBounds.partIndex(offset: y - bounds.south, length: bounds.height, factor: factor)
                 partItems[Int(row * factor + column)].append(item)
@@ -214,19 +214,8 @@ struct OpenTileEncoder {
             for vertex in (run.first + 1)...(run.last + 1) {
                 deltas.append((ZigZag.encode(set.xs[vertex] - set.xs[vertex - 1]), ZigZag.encode(set.ys[vertex] - set.ys[vertex - 1])))
             }
-            let widthX = deltas.reduce(0) { max($0, 64 - $1.x.leadingZeroBitCount) }
-            let widthY = deltas.reduce(0) { max($0, 64 - $1.y.leadingZeroBitCount) }
-            var packer = BitPacker()
-            if maskWidth > 0 { packer.append(UInt64(1) << UInt64(slotOf[set.featureOfVertex[run.first]] ?? 0), width: maskWidth) }
-            packer.append(first.0, width: firstWidthX)
-            packer.append(first.1, width: firstWidthY)
-            packer.append(UInt64(widthX), width: 6)
-            packer.append(UInt64(widthY), width: 6)
-            for delta in deltas {
-                packer.append(delta.x, width: widthX)
-                packer.append(delta.y, width: widthY)
-            }
-            bytes.append(contentsOf: packer.finish())
+            let mask = UInt64(1) << UInt64(slotOf[set.featureOfVertex[run.first]] ?? 0)
+            bytes += SharedRunBits.bytes(mask: mask, maskWidth: maskWidth, first: first, firstWidths: (firstWidthX, firstWidthY), deltas: deltas)
         }
         return bytes
     }

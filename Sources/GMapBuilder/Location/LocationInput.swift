@@ -1,35 +1,13 @@
 /// Reads an OpenStreetMap PBF file for a location map, streamed, so that a region builds in memory
 /// proportional to what the map needs.
 ///
-/// **How**: the file is read blob by blob (``OSMPBFReader/stream(path:into:)``); of each element
-/// only what can matter is kept:
-/// - every node's position, in an ``OSMNodeStore`` (16 bytes a node while reading, about 12 once
-///   its ids are packed; sorted by id afterwards if the file was not);
-/// - every way's node references, varint-coded in an ``OSMWayReferenceStore`` (about 2 bytes a
-///   reference), to count references to absent nodes over all ways, as the summary always has,
-///   and to find the untagged member ways of multipolygon relations, which come after the ways;
-///   it is freed once that is done;
-/// - with their tags (strings interned, so that repeated keys and values are stored once): the
-///   tagged nodes, ways and relations that ``keepsNode(_:)``, ``keepsWay(_:includePaths:)`` and
-///   ``keepsRelation(_:)`` keep, in file order.
-///
-/// The result is an ``OSMData`` that ``StreetNetwork`` and ``OSMPlaces`` read as they read a whole
-/// file: its ``OSMData/nodes`` are the kept nodes, its ways the kept ways and then the member ways
-/// of its relations that are not kept (without their tags: only their nodes make rings), and
-/// ``OSMData/node(id:)`` answers from the position store (its nodes have no tags). The map built
-/// from it is the same, byte for byte, as from ``OSMPBFReader/read(path:)`` (tested).
-///
-/// **Limits**: node positions are checked against ``Limits/maximumNodes`` before they are stored,
-/// and way references against twice that; past either, the read stops with a ``BuildError`` that
-/// names the limit and how to raise it, rather than the process being killed for memory.
-///
-/// **Stages** (``LocationMapBuilder/build(pbfPath:includePaths:profile:languages:limits:metadata:)``): read; the
-/// places (then the kept nodes and relations are freed); the street network (then the positions
-/// and kept ways); the layers, each freed once built. ``MemoryRelease`` gives the freed heap back
-/// between them, so the peak is the largest stage rather than their sum.
-///
-/// Not relied on: that nodes come sorted by id, before the ways, or ways before relations.
-/// Repeated ids keep their first element (nodes), or as ``OSMPlaces`` does (ways).
+/// The file is read blob by blob (``OSMPBFReader/stream(path:into:)``), keeping node positions in an
+/// ``OSMNodeStore``, way references in an ``OSMWayReferenceStore`` and the tagged elements that
+/// ``keepsNode(_:)``, ``keepsWay(_:includePaths:)`` and ``keepsRelation(_:)`` keep. The result is an
+/// ``OSMData``, and the map built from it is the same, byte for byte, as from
+/// ``OSMPBFReader/read(path:)`` (tested). Past ``Limits/maximumNodes`` node positions, or twice as
+/// many way references, the read stops with a ``BuildError`` that names the limit. What is kept,
+/// the stages and what is freed between them: Docs/Internals.md#reading-osm-for-a-location-map.
 public enum LocationInput {
     /// How much a read may take.
     public struct Limits: Sendable {

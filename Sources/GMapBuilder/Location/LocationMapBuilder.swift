@@ -25,38 +25,18 @@ public struct LocationMapSummary: Sendable {
 }
 
 /// Builds a location map (format 3.1) from OpenStreetMap data: layers `areas` (polygons), `roads`
-/// (lines), `places`, `addresses`, `postcodes`, `intersections` and `settlements` (points), named as ``MapLocationSource`` reads them.
+/// (lines), `places`, `addresses`, `postcodes`, `intersections` and `settlements` (points), named
+/// as ``MapLocationSource`` reads them.
 ///
-/// What each layer's features hold (ids and properties, all strings):
-///
-/// | layer | id | properties |
-/// |---|---|---|
-/// | `areas` | `way/ID` or `relation/ID` | `name`, `category` (`leisure=park`), `place` (a settlement's kind, as for `settlements`), `water` = `inland` (`natural=water`, `waterway=riverbank`, `landuse=reservoir`), `name:LL` (names in other languages, see below) |
-/// | `roads` | the street's name | `name`, `class` (the `highway` value), `ref` when the ways agree on one, `intersections`: the street's intersections in order along each of its lines, as indices in the `intersections` layer joined by `,`, the lines joined by `;` (absent when it has none), `name:LL` |
-/// | `places` | its name | `category`, `name:LL` |
-/// | `addresses` | the street's name (`addr:street`), or the house number when there is none | `housenumber` |
-/// | `postcodes` | a postal code (`addr:postcode`) | none; its points are those of the addresses that carry the code |
-/// | `intersections` | the distinct street names, sorted, joined by ` / ` | `main` = `yes` for a main intersection (absent otherwise), `legs`: per leg `R:B`, the index `R` of its street in the `roads` layer and its bearing `B` in whole degrees 25 m along the leg, joined by `;` |
-/// | `settlements` | the name of a `place=city`, `town`, `village`, `suburb`, `quarter` or `neighbourhood` node | `place` (that value) |
-///
-/// `name:LL` are the element's names in other languages (OSM's `name:sv`, `name:en`, …, a language
-/// code of two or three letters: ``LocalNames``), those of `languages` (nil: every one), except
-/// one that equals the name itself (`name:fi` in Finland); a street takes each from the first of
-/// its ways (by id) that has it.
-///
-/// A feature's name is its id where no `name` property is written: places and intersections are
-/// found by name (`gmap find`) through their ids, and the file stays small (every property costs a
-/// 20-byte record).
-///
-/// The `addresses`, `intersections` and `settlements` layers have no label points and no name index (`gmap find`
-/// searches places, areas, roads and postcodes). A postal code is a feature of its own, with the
-/// points of its addresses, rather than a property of each address: the nearest postcode point
-/// is the nearest address's code, and the map is 7 % smaller.
-/// A layer with nothing in it is left out (a map always has `roads`). Positions are stored at 1e-7°
-/// (about 1 cm).
+/// Ids and properties are all strings; a feature's name is its id where no `name` property is
+/// written, and `name:LL` properties hold its names in the languages of `languages` (nil: every
+/// one). A layer with nothing in it is left out (a map always has `roads`). Positions are stored
+/// at 1e-7° (about 1 cm). What each layer's features hold:
+/// Docs/Internals.md#the-layers-of-a-location-map.
 public enum LocationMapBuilder {
     /// The map's bytes and what it holds. `includePaths` keeps footways, cycleways, paths and
-    /// steps as roads too; `profile` says which roads a walker is offered (``RoadProfile``); `metadata` goes to the map's `META` section (source file, licence).
+    /// steps as roads too; `profile` says which roads a walker is offered (``RoadProfile``);
+    /// `metadata` goes to the map's `META` section (source file, licence).
     public static func build(_ data: OSMData, includePaths: Bool = false, profile: RoadProfile = .pedestrian, languages: Set<String>? = [],
                              metadata: [(key: String, value: String)] = []) throws -> (bytes: [UInt8], summary: LocationMapSummary) {
         var absent = (ways: 0, references: 0)
@@ -85,7 +65,8 @@ public enum LocationMapBuilder {
     /// the same bytes as ``build(_:includePaths:profile:languages:metadata:)`` of ``OSMPBFReader/read(path:)``, in
     /// memory proportional to what the map needs, not to the file. The kept nodes and relations are
     /// freed once the places are made, the node positions and kept ways once the street network is,
-    /// each layer's features once the layer is built (``LayeredMapBuilder/finishReleasingLayers()``). Errors: ``FileReadError``, ``OSMPBFError``, ``BuildError`` (a limit, or no roads).
+    /// each layer's features once the layer is built (``LayeredMapBuilder/finishReleasingLayers()``).
+    /// Errors: ``FileReadError``, ``OSMPBFError``, ``BuildError`` (a limit, or no roads).
     public static func build(pbfPath path: String, includePaths: Bool = false, profile: RoadProfile = .pedestrian, languages: Set<String>? = [],
                              limits: LocationInput.Limits = LocationInput.Limits(),
                              metadata: [(key: String, value: String)] = []) throws -> (bytes: [UInt8], summary: LocationMapSummary, counts: LocationInput.Counts) {

@@ -6,15 +6,12 @@ import GMap
 ///
 /// Two polygons of one feature go into different groups when their interiors may meet, decided by
 /// exact integer tests on the quantized vertices (Spec/FORMAT.md 15.8): when their boundaries cross
-/// or share a stretch of edge; when the boundaries are disjoint and a vertex of one lies inside the
-/// other (then some ring of one lies inside the other); and when the boundaries touch only at
-/// points and a piece of an edge between those points (its midpoint) lies inside the other. So the
-/// rule is sound (polygons whose interiors meet never share a group), exact for polygons that touch
-/// at points (they share a group), and conservative only for polygons that share a stretch of
-/// boundary (kept apart). Groups are assigned greedily, each polygon the lowest group none of its
-/// conflicting predecessors has; almost every feature has one group.
-///
-/// Only features with two polygons or more whose bounding boxes meet are examined.
+/// or share a stretch of edge; when they are disjoint and a vertex of one lies inside the other; and
+/// when they touch only at points and a piece of an edge between those points (its midpoint) lies
+/// inside the other. So the rule is sound, exact for polygons that touch at points (they share a
+/// group), and conservative only for polygons that share a stretch of boundary (kept apart). Groups
+/// are assigned greedily, each polygon the lowest group none of its conflicting predecessors has;
+/// only features with two polygons or more whose bounding boxes meet are examined.
 struct PartGroups {
     /// Per feature (source order): the number of groups, 1 for a feature with no conflicting parts
     /// (also for a feature without rings).

@@ -299,19 +299,7 @@ struct SharedRecord {
                 deltas.append((ZigZag.encode(Int64(polygons.xs[vertex]) - Int64(polygons.xs[vertex - 1])),
                                ZigZag.encode(Int64(polygons.ys[vertex]) - Int64(polygons.ys[vertex - 1]))))
             }
-            let widthX = deltas.reduce(0) { max($0, 64 - $1.x.leadingZeroBitCount) }
-            let widthY = deltas.reduce(0) { max($0, 64 - $1.y.leadingZeroBitCount) }
-            var packer = BitPacker()
-            if maskWidth > 0 { packer.append(run.mask, width: maskWidth) }
-            packer.append(first.0, width: firstWidthX)
-            packer.append(first.1, width: firstWidthY)
-            packer.append(UInt64(widthX), width: 6)
-            packer.append(UInt64(widthY), width: 6)
-            for delta in deltas {
-                packer.append(delta.x, width: widthX)
-                packer.append(delta.y, width: widthY)
-            }
-            bytes.append(contentsOf: packer.finish())
+            bytes += SharedRunBits.bytes(mask: run.mask, maskWidth: maskWidth, first: first, firstWidths: (firstWidthX, firstWidthY), deltas: deltas)
         }
         let runCount = runs.count
         return (bytes, RecordBits(totalBytes: bytes.count, headBytes: headBytes, vertexCountBytes: vertexCountBytes,

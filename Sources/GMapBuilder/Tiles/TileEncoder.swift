@@ -180,3 +180,27 @@ struct BitPacker {
         return bytes
     }
 }
+
+/// The bits of one run of a format 3 record after its vertex count (and band byte), for polygons
+/// and lines alike (Spec/FORMAT.md 8.5): the mask of the slots using it (when there are several),
+/// its first vertex's offsets, the widths of its deltas, then the deltas, zero-padded to a byte.
+enum SharedRunBits {
+    /// The run's bytes; `first` is the first vertex's zig-zag offsets from the tile's south-west
+    /// corner, written `firstWidths` bits wide, `deltas` the zig-zag steps to each next vertex.
+    static func bytes(mask: UInt64, maskWidth: Int, first: (x: UInt64, y: UInt64), firstWidths: (x: Int, y: Int),
+                      deltas: [(x: UInt64, y: UInt64)]) -> [UInt8] {
+        let widthX = deltas.reduce(0) { max($0, 64 - $1.x.leadingZeroBitCount) }
+        let widthY = deltas.reduce(0) { max($0, 64 - $1.y.leadingZeroBitCount) }
+        var packer = BitPacker()
+        if maskWidth > 0 { packer.append(mask, width: maskWidth) }
+        packer.append(first.x, width: firstWidths.x)
+        packer.append(first.y, width: firstWidths.y)
+        packer.append(UInt64(widthX), width: Int(FormatLayout.SharedRecord.widthFieldBits))
+        packer.append(UInt64(widthY), width: Int(FormatLayout.SharedRecord.widthFieldBits))
+        for delta in deltas {
+            packer.append(delta.x, width: widthX)
+            packer.append(delta.y, width: widthY)
+        }
+        return packer.finish()
+    }
+}

@@ -2,11 +2,11 @@ import GMap
 
 /// `GRID`: the fixed part, the top-level directory and (format 2) the sub-directories.
 enum GridSectionWriter {
-    /// The section's bytes. With `nodes` (format 3) byte 26 is `geometry`, byte 27 the directory
+    /// The section's bytes. With `nodes` (format 3) byte 26 is the layer's `encoding`, byte 27 the directory
     /// form (`grid.topForm`: UInt32 entries or packed), and the count at 28 is that of the directory
     /// nodes in `TILE`; without, both bytes are 0 and the count is that of the sub-directories.
-    static func bytes(_ grid: GridInfo, directory: [UInt32], subdirectories: [UInt32], nodes: Bool, geometry: GeometryKind,
-                      geometryByte: UInt8? = nil) -> [UInt8] {
+    static func bytes(_ grid: GridInfo, directory: [UInt32], subdirectories: [UInt32], nodes: Bool,
+                      encoding: LayerEncoding) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.appendLittleEndian(Int32(grid.originX))
         bytes.appendLittleEndian(Int32(grid.originY))
@@ -16,7 +16,7 @@ enum GridSectionWriter {
         bytes.appendLittleEndian(UInt32(grid.rows))
         bytes.append(UInt8(grid.splitFactor))
         bytes.append(UInt8(grid.maximumDepth))
-        bytes.append(nodes ? geometryByte ?? geometry.rawValue : 0)
+        bytes.append(nodes ? encoding.rawValue : 0)
         let topForm = nodes ? grid.topForm : FormatLayout.TopForm.entries
         bytes.append(topForm)
         bytes.appendLittleEndian(UInt32(grid.subdirectoryCount))

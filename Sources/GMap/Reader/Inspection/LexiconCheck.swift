@@ -1,17 +1,14 @@
-/// Checks the lexicon of a layer of named compact points (3.6, Spec/FORMAT.md 5.13) whole: what a
-/// search reads must be what the writer meant, so that `find` and `geocode` answer as from a sound
-/// map. Every entry is read in order from the first.
+/// Checks the lexicon of a layer of named compact points (3.6, Spec/FORMAT.md 5.13) whole, every entry in order
+/// from the first, so that what `find` and `geocode` read is what the writer meant:
 ///
-/// * each block's offset is where its first entry starts, and the entries end exactly at the
-///   lexicon's end;
-/// * every entry can be read (13.2): its key shares no more than the key before it has, a block's
-///   first shares nothing, and its display form is known;
-/// * keys are in strictly ascending byte order (each once), and each is a key of 5.10: a whole key
-///   its own ``NameFolding/normalized(_:)`` key, a word key a space and such a key;
-/// * postings name features of the layer, in strictly ascending order; a word key's are all of
-///   ids; an entry has a display form exactly when some posting is of an other name, and a spelled
-///   one is a spelling of the key;
-/// * the postings of ids are exactly the index keys of every feature's id
+/// * each block's offset is where its first entry starts; the entries end exactly at the lexicon's end;
+/// * every entry can be read (13.2): its key shares no more than the key before it has, a block's first
+///   shares nothing, and its display form is known;
+/// * keys are in strictly ascending byte order (each once), each a key of 5.10: a whole key its own
+///   ``NameFolding/normalized(_:)`` key, a word key a space and such a key;
+/// * postings name features of the layer, in strictly ascending order; a word key's are all of ids; an
+///   entry has a display form exactly when some posting is of an other name, and a spelled one is a
+///   spelling of the key; the postings of ids are exactly the index keys of every feature's id
 ///   (``NameFolding/indexKeys(id:names:)``): no id lacks one, none has one its id does not give.
 enum LexiconCheck {
     /// The problems found, at most `limit`, as the verifier reports them (`location`, absolute

@@ -1,22 +1,10 @@
 /// Checks that the leaf tiles of one layer describe one set of features: damage that leaves every
 /// record well formed (and that recomputed CRCs hide) but makes neighbouring tiles disagree.
 ///
-/// For a layer of **polygons** (Spec/FORMAT.md 8.4, 8.6), in every record:
-/// * **rings close** (``RecordRingCheck``): at each vertex in the tile's closed rectangle, each
-///   slot (feature, or 3.2 parity group) has an even number of stored edges ending there, since
-///   every edge meeting the closed tile is stored and the rings are closed;
-/// * **corner bits agree with the neighbour**: the tile's corner bits say which features contain its
-///   south-east corner `(E, S)`; the leaf that answers for that point must answer the same there
-///   (a record evaluated at the point, a covered tile its feature, an empty tile none);
-/// * **edges are in every tile they meet**: an edge that reaches a neighbouring leaf's closed
-///   rectangle must be stored there too, counting for the same features (as often); it may not pass
-///   through the inside of an empty tile, or of one covered by another feature;
-/// * in format 3, each distinct edge is stored once, and only if it meets the closed tile
-///   (``RecordRingCheck``).
-///
-/// For a layer of **lines** (8.7.1): a segment that meets a neighbouring leaf's closed rectangle is
-/// stored there too, for the same feature, and no such leaf is empty. Layers of points have nothing
-/// to compare: each point is in one leaf, which ``MapVerifier`` checks.
+/// For polygons, rings close in every record (``RecordRingCheck``), the corner bits agree with the
+/// leaf that answers for the tile's south-east corner, and an edge is stored in every tile it
+/// meets; for lines, a segment is stored in every leaf it meets; points have nothing to compare.
+/// The rules in full: Docs/Internals.md#tile-consistency-checks.
 ///
 /// Each record is given once (``add(_:leaf:)``); the edges that reach beyond their tile are kept
 /// and matched against their neighbours' at the end (``finish()``), so the work is proportional to

@@ -137,8 +137,8 @@ struct CompactPointCursor {
     mutating func next() -> CompactPointRecord? {
         guard index < table.count, let dx = cursor.readSigned(), let dy = cursor.readSigned() else { return nil }
         let first = index % table.blockSize == 0
-        // Each part is checked before it is added: no overflow.
-        guard abs(dx) <= 2 * limitX, abs(dy) <= 2 * limitY else { return nil }
+        // Each part is checked before it is added: no overflow (and `magnitude`, as `abs` traps on −2⁶³).
+        guard dx.magnitude <= (2 * limitX).magnitude, dy.magnitude <= (2 * limitY).magnitude else { return nil }
         let x = first ? dx : stepX + dx, y = first ? dy : stepY + dy
         guard abs(x) <= limitX, abs(y) <= limitY else { return nil }
         stepX = x

@@ -183,7 +183,7 @@ extension GMap {
     /// The points of this layer (a layer of points) whose planar distance in `plane` is within
     /// `radius` (with the planar slack), each feature once at its nearest point, nearest first by
     /// planar distance: what ``nearestPoints(latitude:longitude:within:limit:)`` ranks.
-    func pointCandidates(plane: LocalPlane, within radius: Double, limit: Int = Int.max) -> [(feature: Int, squared: Double, x: Int64, y: Int64, east: Double, north: Double)] {
+    func pointCandidates(plane: LocalPlane, within radius: Double, limit: Int = Int.max) -> [PointCandidate] {
         let q = quantizer, box = SearchBox(latitude: plane.latitude, longitude: plane.longitude, radius: radius, quantizer: q)
         let reach = radius * Self.planarSlack(latitude: plane.latitude, radius: radius) + 1, reach2 = reach * reach
         let unitsPerDegree = Double(q.unitsPerDegree)
@@ -197,7 +197,7 @@ extension GMap {
             leaves.append(((p.x * p.x + p.y * p.y).squareRoot(), tile))
         }
         if limit < Int.max { leaves.sort { $0.distance < $1.distance } }
-        var best: [(feature: Int, squared: Double, x: Int64, y: Int64, east: Double, north: Double)] = []
+        var best: [PointCandidate] = []
         var position = FeaturePositions(featureCount: featureCount)
         let count = featureCount
         var slots: [Int] = []
@@ -217,10 +217,10 @@ extension GMap {
                 guard squared <= reach2, slot < slots.count, slots[slot] < count else { return }
                 let feature = slots[slot]
                 if let index = position[feature] {
-                    if squared < best[index].squared { best[index] = (feature, squared, x, y, p.x, p.y) }
+                    if squared < best[index].squared { best[index] = PointCandidate(feature: feature, squared: squared, x: x, y: y, east: p.x, north: p.y) }
                 } else {
                     position[feature] = best.count
-                    best.append((feature, squared, x, y, p.x, p.y))
+                    best.append(PointCandidate(feature: feature, squared: squared, x: x, y: y, east: p.x, north: p.y))
                 }
             })
         }
@@ -229,7 +229,7 @@ extension GMap {
     }
 
     /// The geodesic match of a point candidate.
-    func pointMatch(_ candidate: (feature: Int, squared: Double, x: Int64, y: Int64, east: Double, north: Double),
+    func pointMatch(_ candidate: PointCandidate,
                     from latitude: Double, _ longitude: Double) -> PointMatch {
         let unitsPerDegree = Double(quantizer.unitsPerDegree)
         let pointLatitude = Double(candidate.y) / unitsPerDegree, pointLongitude = Double(candidate.x) / unitsPerDegree
@@ -275,12 +275,6 @@ extension GMap {
     /// the file has no such layer or it is not a layer of points.
     public func nearestPoints(in layer: String, latitude: Double, longitude: Double, within radius: Double, limit: Int = Int.max) -> [PointMatch] {
         self.layer(named: layer)?.nearestPoints(latitude: latitude, longitude: longitude, within: radius, limit: limit) ?? []
-    }
-
-    /// The intersections within `radius` metres, nearest first: the points of the layer named
-    /// `intersections` (``MapLocationSource/LayerName/intersections``), as a location map holds them.
-    public func intersections(latitude: Double, longitude: Double, within radius: Double, limit: Int = Int.max) -> [PointMatch] {
-        nearestPoints(in: MapLocationSource.LayerName.intersections, latitude: latitude, longitude: longitude, within: radius, limit: limit)
     }
 }
 
@@ -348,4 +342,56 @@ struct FeaturePositions {
             }
         }
     }
+}
+
+extension GMap {
+    /// The points of this layer (a layer of points) whose planar distance in `plane` is within
+    /// `radius` (with the planar slack), each feature once at its nearest point, nearest first by
+    /// planar distance (ties by feature index): the candidates of
+    /// ``nearestPoints(latitude:longitude:within:limit:)``, but with no table per feature of the
+    /// layer. Every point within reach is collected (work and memory grow with the points near
+    /// the asked one, not with the layer), then sorted by feature to keep each one's nearest.
+    func pointsWithin(plane: LocalPlane, radius: Double) -> [PointCandidate] {
+        let q = quantizer, box = SearchBox(latitude: plane.latitude, longitude: plane.longitude, radius: radius, quantizer: q)
+        let reach = radius * Self.planarSlack(latitude: plane.latitude, radius: radius) + 1, reach2 = reach * reach
+        let unitsPerDegree = Double(q.unitsPerDegree)
+        var leaves: [LocatedTile] = []
+        DirectoryWalker(storage: storage).walk(within: box) { tile in
+            if TileEntry.kind(of: tile.entry) == TileEntry.recordKind { leaves.append(tile) }
+        }
+        var points: [PointCandidate] = []
+        var slots: [Int] = []
+        let count = featureCount
+        for leaf in leaves {
+            var reader = TileRecordReader(storage: storage, entry: leaf.entry, bounds: leaf.bounds)
+            slots.removeAll(keepingCapacity: true)
+            reader.walkPoints(checkingVertices: false, slot: { slots.append($0) }, point: { slot, x, y in
+                let p = plane.project(latitude: Double(y) / unitsPerDegree, longitude: Double(x) / unitsPerDegree)
+                let squared = p.x * p.x + p.y * p.y
+                guard squared <= reach2, slot < slots.count, slots[slot] < count else { return }
+                points.append(PointCandidate(feature: slots[slot], squared: squared, x: x, y: y, east: p.x, north: p.y))
+            })
+        }
+        // Each feature's nearest point: by feature, nearest first, the first of each run.
+        points.sort { ($0.feature, $0.squared) < ($1.feature, $1.squared) }
+        var kept = 0
+        for index in points.indices where index == 0 || points[index].feature != points[index - 1].feature {
+            points[kept] = points[index]
+            kept += 1
+        }
+        points.removeLast(points.count - kept)
+        points.sort { ($0.squared, $0.feature) < ($1.squared, $1.feature) }
+        return points
+    }
+}
+
+/// A point of a layer near the query, before it becomes a ``PointMatch``: its feature, its squared
+/// planar distance (m²), its stored position (units) and its offsets east and north of the query (m).
+struct PointCandidate {
+    var feature: Int
+    var squared: Double
+    var x: Int64
+    var y: Int64
+    var east: Double
+    var north: Double
 }

@@ -26,8 +26,9 @@ struct DirectoryProblem {
 }
 
 /// The one walker of a map's tile directory, for every format version: the top-level entries in
-/// `GRID` (UInt32 entries, or format 3's packed form: ``topEntry(column:row:in:)``), then split tiles through sub-directories of `u32` entries (formats 1 and 2) or through
-/// directory nodes in `TILE` (format 3, Spec/FORMAT.md "Directory nodes").
+/// `GRID` (UInt32 entries, or format 3's packed form: ``topEntry(column:row:in:)``), then split
+/// tiles through sub-directories of `u32` entries (formats 1 and 2) or through directory nodes in
+/// `TILE` (format 3, Spec/FORMAT.md "Directory nodes").
 ///
 /// ``locate(_:in:)`` descends to the one leaf holding a point, in O(depth) reads; ``walk`` visits
 /// every leaf meeting a rectangle (all of them for a survey, an export or a verification). Every

@@ -23,10 +23,9 @@ struct RecordProblem: Error {
 /// slot. ``walk(checkingVertices:slot:run:edge:)`` gives all of it to survey, export, render,
 /// nearby search and verify; ``evaluate(point:_:)`` is the lookup's allocation-free form.
 ///
-/// Every byte read is checked against the end of `TILE` and every count against the bytes left, so
-/// a corrupt record ends the walk early ("no answer") instead of reading out of bounds. Vertices
-/// are checked against the world where asked; lookups skip that check (the arithmetic wraps, so a
-/// corrupt vertex can only give a wrong answer).
+/// Every byte read is checked against the end of `TILE` and every count against the bytes left, so a corrupt record
+/// ends the walk early ("no answer") instead of reading out of bounds. Vertices are checked against the world where
+/// asked; lookups skip that check (the arithmetic wraps, so a corrupt vertex can only give a wrong answer).
 @usableFromInline
 struct TileRecordReader {
     @usableFromInline var cursor: VarintCursor

@@ -8,9 +8,8 @@
 /// }
 /// ```
 ///
-/// Opening reads the header and the section table and checks them, in time that does not grow
-/// with the file. A lookup finds the point's tile in O(1) and tests only the edges stored in that
-/// tile. A `GMap` is an immutable value: share it freely across threads.
+/// Opening reads the header and the section table and checks them, in time that does not grow with the file. A
+/// lookup finds the point's tile in O(1) and tests only the edges stored there. A `GMap` is immutable: share it across threads.
 public struct GMap: Sendable {
     @usableFromInline let storage: MapStorage
     /// A copy of the layout, for code off the lookup path.

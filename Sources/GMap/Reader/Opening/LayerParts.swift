@@ -98,20 +98,25 @@ struct LayerParts {
 
         let tiles = try required(tags.tiles)
         let geometryByte = usesNodes ? file.getUInt8(at: gridBase + g.geometry) ?? 0 : GeometryKind.polygons.rawValue
-        var kind = GeometryKind(rawValue: geometryByte)
+        let encoding = LayerEncoding(rawValue: geometryByte)
         var compactPoints: CompactPointTable?
         let features: RecordTable
-        let named = geometryByte == FormatLayout.Lexicon.geometry
-        if geometryByte == FormatLayout.CompactPoints.geometry || named {
+        // What each encoding stores beyond its kind's records, in one switch without a default: a
+        // new encoding does not compile until the reader says how it reads it.
+        var pointTable = false, named = false, bands = false
+        switch encoding {
+        case .polygons?, .lines?, .points?, nil: break
+        case .compactPoints?: pointTable = true
+        case .namedCompactPoints?: (pointTable, named) = (true, true)
+        case .bandedPolygons?: bands = true
+        }
+        if pointTable {
             // Its features tag names a point table (5.12), read as the layer's features; named
             // compact points (3.6) are compact points whose names tag names a lexicon (5.13).
             let table = try CompactPointTable.read(file, try required(tags.features), name: SectionTag.name(of: tags.features))
             compactPoints = table
             features = RecordTable(count: table.count, offset: table.recordsOffset, recordLength: 0)
-            kind = .points
         } else {
-            // Banded polygons (3.5) are polygons whose runs carry a band byte (8.5.1).
-            if geometryByte == RunBand.geometry { kind = .polygons }
             features = try MapLayout.table(file, try required(tags.features), name: SectionTag.name(of: tags.features), minimumRecord: FormatLayout.FeatureRecord.length)
         }
         guard features.count < Int(TileEntry.maximumPayload) else {
@@ -134,9 +139,10 @@ struct LayerParts {
             grid: grid, directoryOffset: gridBase + g.directory,
             subdirectoryOffset: subdirectoryOffset, topDirectory: topDirectory,
             tiles: tiles, features: features, properties: properties, labels: labels, names: names,
-            kind: kind, geometryByte: geometryByte)
+            kind: encoding?.kind, geometryByte: geometryByte)
         parts.compactPoints = compactPoints
-        parts.runBands = geometryByte == RunBand.geometry
+        // Banded polygons (3.5) are polygons whose runs carry a band byte (8.5.1).
+        parts.runBands = bands
         parts.lexicon = lexicon
         return parts
     }

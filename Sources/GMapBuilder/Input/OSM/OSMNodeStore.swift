@@ -1,18 +1,11 @@
 /// Node positions kept compactly, for reading an extract too large to hold as ``OSMNode`` values.
 ///
-/// Layout while appending: three parallel arrays, the ids (`Int64`) and the latitude and
-/// longitude in units of 100 nanodegrees (1e-7°, `Int32`: ±90° and ±180° fit). PBF writers use
-/// the default granularity of 100 nanodegrees, so the narrow arrays are exact; the first position
-/// that is not a whole number of 100 nanodegrees switches the store to `Int64` nanodegrees, so
-/// positions always come back exactly as the file gave them.
-///
-/// ``finish()`` sorts by id when the file did not (stably; when an id is repeated the first node
-/// in file order wins, as in ``OSMData/node(id:)``), then packs the ids in blocks of 64: each
-/// block's first id (`Int64`, also the sample that lookups search first, small enough to stay in
-/// cache) and each id's difference from it (`UInt32`). A block whose ids span 2^32 or more (where
-/// the ids jump, as between the copies of a tiled extract) keeps its 64 ids whole. A finished store
-/// takes about 12 bytes a node (narrow positions). Ids are `Int64` throughout and differences are
-/// taken with wrapping arithmetic on ids known to be ordered: no id overflows.
+/// Positions are kept in units of 100 nanodegrees (`Int32`), or in `Int64` nanodegrees from the
+/// first position that is not a whole number of them, so they always come back exactly as the file
+/// gave them. ``finish()`` sorts by id when the file did not (stably; when an id is repeated the
+/// first node in file order wins, as in ``OSMData/node(id:)``) and packs the ids in blocks of 64:
+/// a finished store takes about 12 bytes a node (narrow positions). The layout:
+/// Docs/Internals.md#node-positions-while-reading-osm.
 public struct OSMNodeStore: Sendable {
     /// Node ids while appending (in file order); emptied by ``finish()``.
     private var appended: [Int64] = []

@@ -2,15 +2,10 @@
 /// accent-insensitively, by a small fixed table, so that the builder and every reader (Embedded
 /// Swift included, with no Unicode data tables) fold a name to the same bytes.
 ///
-/// Folding maps each Unicode scalar of the text:
-/// * ASCII `A`–`Z` to `a`–`z`;
-/// * letters of Latin-1 Supplement, Latin Extended-A and most of Latin Extended-B (U+00C0…U+024F) to
-///   their base letter in lower case (`É` → `e`, `Ł` → `l`, `ß` → `ss`, `Æ` → `ae`, `Þ` → `th`);
-/// * Greek capitals U+0391…U+03AB and Cyrillic capitals U+0400…U+042F to their small letters;
-/// * combining marks U+0300…U+036F (the accents of decomposed text) to nothing;
-/// * every other scalar to itself.
-///
-/// The result is UTF-8. Text that is neither Latin, Greek nor Cyrillic is compared exactly.
+/// Folding maps ASCII `A`–`Z` to `a`–`z`; letters of U+00C0…U+024F to their base letter in lower
+/// case (`É` → `e`, `Ł` → `l`, `ß` → `ss`, `Æ` → `ae`, `Þ` → `th`); Greek capitals U+0391…U+03AB and
+/// Cyrillic capitals U+0400…U+042F to their small letters; combining marks U+0300…U+036F to nothing;
+/// every other scalar to itself. The result is UTF-8; other scripts are compared exactly.
 ///
 /// ``fold(_:)`` is this folding alone (the keys of indexes written before format 3's word keys,
 /// and layer names); ``normalized(_:)`` also turns punctuation and spacing into single spaces

@@ -195,21 +195,21 @@ enum BuildCommand: Command {
             options.tileSize = max(1, Int64((degrees * Double(options.quantizer.unitsPerDegree)).rounded()))
         }
         switch list.value(Option.format) {
-        case nil, "3", "3.5", "3.6":
+        case nil, "3":
             options.formatMajorVersion = 3
             options.writesLayerIndexes = true
-        case "3.0", "3.1", "3.2", "3.3", "3.4":
+        case let text? where FormatMinorVersion.allCases.contains { $0.text == text }:
             options.formatMajorVersion = 3
             options.writesLayerIndexes = true
-            options.writesRunBands = false
-            options.writesLexicons = false
+            options.newestMinorVersion = FormatMinorVersion.allCases.first { $0.text == text } ?? .newest
         case "2.1", "2.0":
             options.formatMajorVersion = 2
             options.writesLayerIndexes = list.value(Option.format) == "2.1"
             let tiling = BuildOptions.formatTwoTiling
             (options.maximumEdgesPerTile, options.splitFactor, options.maximumDepth) = (tiling.maximumEdgesPerTile, tiling.splitFactor, tiling.maximumDepth)
         case let other?:
-            throw CommandFailure(message: "--format '\(other)' must be 3 (the default), 3.4 (for readers of 3.0 to 3.4), 2.1 (for gmap 1.1 readers) or 2.0 (also no layers, label points or name index)")
+            throw CommandFailure(message: "--format '\(other)' must be 3 (the default), \(FormatVersionText.threeRange) (3.N for readers of 3.0 to 3.N), "
+                + "2.1 (for gmap 1.1 readers) or 2.0 (also no layers, label points or name index)")
         }
         switch try list.choice(Option.top) {
         case "entries": options.topDirectory = .entries

@@ -111,14 +111,15 @@ extension BuildCommand {
             to every layer. Name layers country, state and timezone for the
             placemark fields of query --json.
             """)
-        /// `--format 3|3.4|2.1|2.0`: the format written.
-        static let format = CommandOption.value("--format", "3|3.4|2.1|2.0", help: """
+        /// `--format 3|3.0–3.6|2.1|2.0`: the format written (the 3.x values from ``FormatMinorVersion``).
+        static let format = CommandOption.value("--format", FormatVersionText.formatValues, help: """
             the format to write. 3 (the default): each border stored once per
-            tile, split tiles as directory nodes, and polygons banded (3.5:
-            a byte a run that lets lookups skip it); a 3.x reader also reads
-            1.x and 2.x files, but a 2.x reader refuses it as a newer version.
-            3.4 (or 3.0 to 3.3): the same without bands, for readers of 3.0 to
-            3.4; the file says the least minor version it needs.
+            tile, split tiles as directory nodes; a 3.x reader also reads 1.x
+            and 2.x files, but a 2.x reader refuses it as a newer version. The
+            file says the least minor version that holds what it has:
+            \(FormatVersionText.minorVersionLines)
+            3.N: for readers of 3.0 to 3.N: nothing newer is written (below
+            3.5, polygons without bands), and a map that needs it is refused.
             2.1: for 2.x readers (layers, label points, name index).
             2.0: a plain format 2.0 file: one layer, no label points, no name
             index. In format 3 at most 64 features may overlap in one leaf

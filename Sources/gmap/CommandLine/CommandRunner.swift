@@ -74,7 +74,8 @@ enum CommandRunner {
         do {
             switch first {
             case "help", "--help", "-h":
-                guard let topic = rest.first, topic != "help" else {
+                // `gmap help help` and `gmap help --help` ask what help does: the overview says it.
+                guard let topic = rest.first, !["help", "--help", "-h"].contains(topic) else {
                     StandardOutput.shared.write(HelpText.overview)
                     return ExitCode.success
                 }

@@ -5,7 +5,13 @@ import GMapBuilder
 /// The format versions the tool writes and reads, as `gmap --version` says them.
 enum FormatVersionText {
     /// "3.0–3.6": from 3.0 to the newest minor version, each by what the map holds (Spec/FORMAT.md, section 3).
-    static let written = "\(FormatLayout.majorVersion).\(FormatLayout.minorVersion)–\(FormatLayout.majorVersion).\(FormatLayout.newestMinorVersion)"
+    static let threeRange = "\(FormatMinorVersion.polygons.text)–\(FormatMinorVersion.newest.text)"
+    /// The same, as `gmap --version` says what it writes.
+    static let written = threeRange
+    /// `--format`'s values: "3|3.0–3.6|2.1|2.0".
+    static let formatValues = "3|\(threeRange)|2.1|2.0"
+    /// One line a minor version of format 3 for `gmap build --help`: "  3.5  banded polygons: …".
+    static let minorVersionLines = FormatMinorVersion.allCases.map { "  \($0.text)  \($0.addition)" }.joined(separator: "\n")
     /// "writes format 3.0–3.6 (2.0 and 2.1 with --format); reads 1.x to 3.x".
     static let summary = "writes format \(written) (2.0 and 2.1 with --format); reads \(FormatLayout.oldestReadableMajorVersion).x to \(FormatLayout.majorVersion).x"
 }

@@ -105,7 +105,7 @@ enum WhereCommand: Command {
             }
             let given = try StackedMaps.givenLocations(list)
             guard list.positional.count == (given == nil ? 1 : 0) else {
-                throw CommandFailure(message: "usage: gmap where MAP --replay FILE|- [--every | --throttled] [--json], or gmap where --map MAP … --replay FILE|- (see 'gmap help where')")
+                throw CommandFailure(message: "usage: gmap where MAP --replay FILE|- [--every | --throttled] [--language LL] [--json], or gmap where --map MAP … --replay FILE|- (see 'gmap help where')")
             }
             if list.has(Option.every) && list.has(Option.throttled) {
                 throw CommandFailure(message: "give --every (a sense for every fix) or --throttled (every 15 s or 10 m), not both")
@@ -148,7 +148,8 @@ enum WhereCommand: Command {
     /// `MAP LAT LON` or `MAP "LAT,LON"` (without MAP when `--map` gives the maps): the map's path
     /// (empty with `--map`) and the coordinates as typed.
     static func point(of positional: [String], mapGiven: Bool) throws -> (map: String, latitude: Substring, longitude: Substring) {
-        try MapPointArguments.parse(positional, mapGiven: mapGiven, usage: "usage: gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--json], gmap where --map MAP … LATITUDE LONGITUDE, or gmap where MAP --replay FILE|- [--every | --throttled] (see 'gmap help where')")
+        try MapPointArguments.parse(positional, mapGiven: mapGiven, usage: "usage: gmap where MAP LATITUDE LONGITUDE [--heading DEG | --course DEG] [--language LL] [--json], "
+            + "gmap where --map MAP … LATITUDE LONGITUDE, or gmap where MAP --replay FILE|- [--every | --throttled] [--language LL] (see 'gmap help where')")
     }
 
     /// `--language CODE`: a language code as `gmap build --languages` takes them.

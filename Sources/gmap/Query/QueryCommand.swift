@@ -268,7 +268,7 @@ extension QueryCommand {
     code is then 2. --layer and --threads N work as with -.
 
     A map of several layers (gmap build --layer) answers in every layer: "layer=id" pairs in the
-    map's layer order, separated by spaces, with nothing after "=" for a layer with no answer
+    map's layer order, separated by tabs, with nothing after "=" for a layer with no answer
     (with --all, a layer's answers are joined by commas, smallest first). --json then prints the
     placemark: {"isoCountryCode", "country", "administrativeArea", "administrativeAreaCode",
     "timeZone", "layers": {NAME: [every feature containing the point, smallest first]}}; the

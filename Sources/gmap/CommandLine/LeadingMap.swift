@@ -5,24 +5,11 @@ import Foundation
 /// ends in `.gmap` (``isMap(_:before:)``). Without one, the command reads the default map
 /// (``DefaultMap``: `$GMAP_MAP`, else the shipped world map).
 ///
-/// The commands read it in three shapes:
-/// - `[MAP]` alone (info, render, bench, `query --csv`): the count decides, ``alone(_:usage:)``;
-///   the argument is never tested, so a missing file is named when it is opened.
-/// - `[MAP] TEXT...` (find, geocode): ``init(beforeText:)``, the rule with ``Following/text``.
-/// - `[MAP] LATITUDE LONGITUDE` and `[MAP] -` (query, place): ``beforeCoordinates(_:arguments:command:)``
-///   decides by the count and the coordinates' shape, and uses the rule with
-///   ``Following/coordinates`` where the shape leaves a doubt.
-///
-/// Before coordinates the rule is wider than before text, as it always was: a coordinate never
-/// holds a `/` or ends in `.gmap` in any case, so such an argument is a map even when it does not
-/// exist (`gmap query maps/missing 5` is a usage error, not "latitude 'maps/missing' is not a
-/// number"). Text may hold a `/` (`gmap find Helsinki/Helsingfors`), so before text only the
-/// narrow rule applies, and `.gmap` is matched in lower case only: `gmap find WORLD.GMAP x` with
-/// no such file searches for "WORLD.GMAP x". Widening the text rule would turn such searches
-/// into "cannot open" failures, so the two are kept apart.
-///
-/// `where`, `nearby`, `export` and `verify` take a map that is not optional
-/// (``MapPointArguments`` for the first two); they do not read it here.
+/// The commands read it in three shapes: `[MAP]` alone (info, render, bench, `query --csv`:
+/// ``alone(_:usage:)``), `[MAP] TEXT...` (find, geocode: ``init(beforeText:)``), and
+/// `[MAP] LATITUDE LONGITUDE` or `[MAP] -` (query, place: ``beforeCoordinates(_:arguments:command:)``).
+/// Before coordinates the rule is wider than before text. Each shape, why the rules differ, and
+/// the commands whose map is not optional: Docs/Internals.md#the-command-lines-leading-map.
 struct LeadingMap {
     /// What follows the map, which decides how wide the rule of ``LeadingMap/isMap(_:before:)`` is.
     enum Following {

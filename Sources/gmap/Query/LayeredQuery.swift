@@ -1,6 +1,6 @@
 import GMap
 
-/// `gmap query` on a map of several layers: one `layer=id` pair per layer, or the placemark in JSON.
+/// `gmap query` on a map of several layers: one `layer=id` pair per layer, tab-separated, or the placemark in JSON.
 enum LayeredQuery {
     /// Prints the answer for one point; exits 1 when no layer has one.
     /// `hint` is called after a miss for text to add to the message (the swapped-coordinates hint).
@@ -19,7 +19,7 @@ enum LayeredQuery {
         return ExitCode.success
     }
 
-    /// `country=US state=US-TX timezone=America/Chicago` (every layer, empty after `=` when it has
+    /// `country=US<tab>state=US-TX<tab>timezone=America/Chicago` (every layer, empty after `=` when it has
     /// no answer; with `--all`, all answers joined by commas, smallest first), or the JSON placemark.
     /// `featureJSON` writes one feature (batch queries pass one that makes each feature's text once).
     static func render(_ placemark: Placemark, style: OutputStyle, featureJSON: (Feature) -> String = JSONText.feature) -> String {
@@ -36,7 +36,7 @@ enum LayeredQuery {
             return
         }
         for (position, answer) in placemark.answers.enumerated() {
-            if position > 0 { output.append(0x20) }
+            if position > 0 { output.append(0x09) }  // a tab: values hold spaces (marine=North Atlantic Ocean)
             output.append(contentsOf: answer.layer.utf8)
             output.append(0x3D)
             for (rank, feature) in answer.features.enumerated() {

@@ -59,7 +59,8 @@ final class StandardOutput {
 enum StandardError {
     static func write(_ text: String) {
         var text = text
-        text.withUTF8 { SystemCalls.writeAll(descriptor: 2, UnsafeRawBufferPointer($0)) }
+        // A failed write to standard error has nowhere left to be reported.
+        _ = text.withUTF8 { SystemCalls.writeAll(descriptor: 2, UnsafeRawBufferPointer($0)) }
     }
 }
 
